@@ -1,0 +1,289 @@
+//===- CodeGen.cpp - divcc's code generator: bitcode to object ------------===//
+//
+// Clang's own back end, rebuilt so that divcc's passes can join it. Clang
+// runs (RunCodegenPipeline in clang/lib/CodeGen/BackendUtil.cpp):
+//
+//   TargetTransformInfo, TargetLibraryInfo, [ObjCARCContract at -O1+],
+//   TargetMachine::addPassesToEmitFile(...)
+//
+// and addPassesToEmitFile is: TargetPassConfig, MachineModuleInfo,
+// addISelPasses, addMachinePasses, the assembly printer, FreeMachineFunction.
+// divcc spells that sequence out so that it can put
+//
+//   - IR transformations (function shuffling) before instruction selection,
+//   - machine transformations that must see final code (NOP insertion)
+//     after the last machine pass, right before the assembly printer.
+//
+// With no transformation selected the pass sequence is exactly clang's, and
+// so is every byte of code (the parity tests check this).
+//
+//===----------------------------------------------------------------------===//
+
+#include "codegen/CodeGen.h"
+#include "codegen/ClangTargetOptions.h"
+#include "driver/Config.h"
+#include "transforms/Passes.h"
+
+#include "clang/Basic/CodeGenOptions.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/TargetOptions.h"
+#include "llvm/ADT/StringExtras.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/CodeGen/MachineModuleInfo.h"
+#include "llvm/CodeGen/Passes.h"
+#include "llvm/CodeGen/TargetPassConfig.h"
+#include "llvm/Frontend/Driver/CodeGenOptions.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/ObjCARC.h"
+
+using namespace llvm;
+
+namespace divcc {
+
+StringRef clangExecutable() { return DIVCC_CLANG_EXECUTABLE; }
+
+namespace {
+
+/// Prints LLVM's back-end diagnostics (inline assembly errors, stack-size
+/// warnings) the way the driver prints its own, and remembers errors.
+struct BackendDiagnostics : DiagnosticHandler {
+  bool HadError = false;
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    const char *Kind = "error";
+    switch (DI.getSeverity()) {
+    case DS_Error:
+      HadError = true;
+      break;
+    case DS_Warning:
+      Kind = "warning";
+      break;
+    case DS_Remark:
+    case DS_Note:
+      return true; // remarks are opt-in through flags divcc passes to clang
+    }
+    errs() << "divcc: " << Kind << ": ";
+    DiagnosticPrinterRawOStream DP(errs());
+    DI.print(DP);
+    errs() << '\n';
+    return true;
+  }
+};
+
+/// Sets LLVM's global options the way clang's cc1 does: its -mllvm
+/// arguments, -debug-pass and -limit-float-precision. Options may have been
+/// set by an earlier translation unit of the same divcc run, so their
+/// occurrence counts are reset first.
+void setBackendCommandLine(const clang::CompilerInvocation &CI) {
+  const clang::CodeGenOptions &CGO = CI.getCodeGenOpts();
+  SmallVector<const char *, 16> Args = {"clang"};
+  for (const std::string &A : CI.getFrontendOpts().LLVMArgs)
+    Args.push_back(A.c_str());
+  if (!CGO.DebugPass.empty()) {
+    Args.push_back("-debug-pass");
+    Args.push_back(CGO.DebugPass.c_str());
+  }
+  if (!CGO.LimitFloatPrecision.empty()) {
+    Args.push_back("-limit-float-precision");
+    Args.push_back(CGO.LimitFloatPrecision.c_str());
+  }
+  if (Args.size() == 1)
+    return;
+  cl::ResetAllOptionOccurrences();
+  cl::ParseCommandLineOptions(Args.size(), Args.data());
+}
+
+/// An output file that appears under its final name only when complete.
+class AtomicOutput {
+public:
+  static Expected<AtomicOutput> create(StringRef Path) {
+    if (Path == "-")
+      return AtomicOutput(Path, std::nullopt);
+    auto Temp = sys::fs::TempFile::create(Path + ".divcc-%%%%%%.tmp");
+    if (!Temp)
+      return Temp.takeError();
+    return AtomicOutput(Path, std::move(*Temp));
+  }
+  raw_pwrite_stream &os() { return Temp ? *FileOS : outs(); }
+  Error commit() {
+    if (!Temp)
+      return Error::success();
+    FileOS->flush();
+    if (FileOS->has_error())
+      return errorCodeToError(FileOS->error());
+    return Temp->keep(Path);
+  }
+  ~AtomicOutput() {
+    if (Temp)
+      consumeError(Temp->discard());
+  }
+  AtomicOutput(AtomicOutput &&) = default;
+
+private:
+  AtomicOutput(StringRef P, std::optional<sys::fs::TempFile> T)
+      : Path(P.str()), Temp(std::move(T)) {
+    if (Temp)
+      FileOS = std::make_unique<raw_fd_ostream>(Temp->FD, /*shouldClose=*/false);
+  }
+  std::string Path;
+  std::optional<sys::fs::TempFile> Temp;
+  std::unique_ptr<raw_fd_ostream> FileOS;
+};
+
+/// The passes of RunCodegenPipeline + addPassesToEmitFile, with divcc's
+/// transformations in their places. Returns false if the target cannot emit
+/// this file type.
+bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
+                      const clang::CodeGenOptions &CGO, Module &M,
+                      raw_pwrite_stream &Out, raw_pwrite_stream *DwoOut,
+                      CodeGenFileType FileType, const Config &Cfg) {
+  Triple TT(M.getTargetTriple());
+  PM.add(createTargetTransformInfoWrapperPass(TM.getTargetIRAnalysis()));
+  std::unique_ptr<TargetLibraryInfoImpl> TLII(
+      llvm::driver::createTLII(TT, CGO.getVecLib()));
+  PM.add(new TargetLibraryInfoWrapperPass(*TLII));
+  if (CGO.OptimizationLevel > 0)
+    PM.add(createObjCARCContractPass());
+
+  auto *MMIWP = new MachineModuleInfoWrapperPass(&TM);
+  TargetPassConfig *PassConfig = TM.createPassConfig(PM);
+  PassConfig->setDisableVerify(!CGO.VerifyModule);
+  PM.add(PassConfig);
+  PM.add(MMIWP);
+
+  std::string ModuleName;
+  if (Cfg.diversifying())
+    ModuleName = moduleStreamName(M);
+  if (Cfg.Transformations.has(Transformation::Funcs))
+    PM.add(createFunctionShufflePass(Cfg, ModuleName));
+
+  if (PassConfig->addISelPasses())
+    return false;
+  PassConfig->addMachinePasses();
+  PassConfig->setInitialized();
+
+  if (Cfg.Transformations.has(Transformation::Nops))
+    PM.add(createNopInsertionPass(Cfg, ModuleName));
+
+  if (TM.addAsmPrinter(PM, Out, DwoOut, FileType,
+                       MMIWP->getMMI().getContext()))
+    return false;
+  PM.add(createFreeMachineFunctionPass());
+  return true;
+}
+
+} // namespace
+
+int runCodeGen(const CodeGenJob &Job, const Config &Cfg) {
+  IntrusiveRefCntPtr<clang::DiagnosticOptions> DiagOpts =
+      new clang::DiagnosticOptions();
+  auto *Printer = new clang::TextDiagnosticPrinter(errs(), &*DiagOpts);
+  Printer->setPrefix("divcc");
+  clang::DiagnosticsEngine Diags(new clang::DiagnosticIDs(), &*DiagOpts,
+                                 Printer);
+
+  clang::CompilerInvocation CI;
+  if (!clang::CompilerInvocation::CreateFromArgs(CI, Job.Cc1Args, Diags,
+                                                 clangExecutable().data()))
+    return 1;
+  const clang::CodeGenOptions &CGO = CI.getCodeGenOpts();
+  setBackendCommandLine(CI);
+
+  LLVMContext Context;
+  Context.setDiscardValueNames(CGO.DiscardValueNames);
+  auto HandlerOwner = std::make_unique<BackendDiagnostics>();
+  BackendDiagnostics &Handler = *HandlerOwner;
+  Context.setDiagnosticHandler(std::move(HandlerOwner));
+
+  auto Buffer = MemoryBuffer::getFile(Job.BitcodePath);
+  if (!Buffer) {
+    errs() << "divcc: error: cannot read '" << Job.BitcodePath
+           << "': " << Buffer.getError().message() << '\n';
+    return 1;
+  }
+  Expected<std::unique_ptr<Module>> ModuleOrErr =
+      parseBitcodeFile((*Buffer)->getMemBufferRef(), Context);
+  if (!ModuleOrErr) {
+    errs() << "divcc: error: invalid bitcode from the front end: "
+           << toString(ModuleOrErr.takeError()) << '\n';
+    return 1;
+  }
+  Module &M = **ModuleOrErr;
+
+  std::string LookupError;
+  const Target *TheTarget =
+      TargetRegistry::lookupTarget(M.getTargetTriple(), LookupError);
+  if (!TheTarget) {
+    errs() << "divcc: error: " << LookupError << '\n';
+    return 1;
+  }
+  TargetOptions Options;
+  if (!initTargetOptions(Diags, Options, CI))
+    return 1;
+  const clang::TargetOptions &TO = CI.getTargetOpts();
+  std::string Features = join(TO.Features, ",");
+  std::optional<CodeGenOptLevel> OptLevel =
+      CodeGenOpt::getLevel(CGO.OptimizationLevel);
+  std::unique_ptr<TargetMachine> TM(TheTarget->createTargetMachine(
+      M.getTargetTriple(), TO.CPU, Features, Options, CGO.RelocationModel,
+      codeModel(CI), OptLevel.value_or(CodeGenOptLevel::Default)));
+  TM->setLargeDataThreshold(CGO.LargeDataThreshold);
+  M.setDataLayout(TM->createDataLayout());
+
+  auto Out = AtomicOutput::create(Job.OutputPath);
+  if (!Out) {
+    errs() << "divcc: error: cannot write '" << Job.OutputPath
+           << "': " << toString(Out.takeError()) << '\n';
+    return 1;
+  }
+  std::optional<AtomicOutput> DwoOut;
+  if (!CGO.SplitDwarfOutput.empty()) {
+    auto Dwo = AtomicOutput::create(CGO.SplitDwarfOutput);
+    if (!Dwo) {
+      errs() << "divcc: error: cannot write '" << CGO.SplitDwarfOutput
+             << "': " << toString(Dwo.takeError()) << '\n';
+      return 1;
+    }
+    DwoOut.emplace(std::move(*Dwo));
+  }
+
+  legacy::PassManager PM;
+  CodeGenFileType FileType = Job.EmitAssembly ? CodeGenFileType::AssemblyFile
+                                              : CodeGenFileType::ObjectFile;
+  if (!addCodeGenPasses(PM, static_cast<LLVMTargetMachine &>(*TM), CGO, M,
+                        Out->os(), DwoOut ? &DwoOut->os() : nullptr, FileType,
+                        Cfg)) {
+    errs() << "divcc: error: the target cannot emit this file type\n";
+    return 1;
+  }
+  PM.run(M);
+  if (Handler.HadError)
+    return 1;
+
+  for (AtomicOutput *O : {&*Out, DwoOut ? &*DwoOut : nullptr}) {
+    if (!O)
+      continue;
+    if (Error E = O->commit()) {
+      errs() << "divcc: error: cannot write output: " << toString(std::move(E))
+             << '\n';
+      return 1;
+    }
+  }
+  return 0;
+}
+
+} // namespace divcc

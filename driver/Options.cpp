@@ -1,0 +1,253 @@
+//===- Options.cpp - divcc's own command-line options ---------------------===//
+//
+// divcc takes a handful of options for itself and hands every other argument
+// to clang-19 unchanged, so a build that works with clang works with divcc.
+// The table below is the single list of divcc's options; --help is made
+// from it.
+//
+// The secret given by -frandom-seed=STRING is held only until it has been
+// condensed into the master key; it is never echoed, not even in errors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "driver/Options.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+
+#include <openssl/crypto.h>
+
+using namespace llvm;
+
+namespace divcc {
+namespace {
+
+struct OptionState {
+  ParsedCommandLine Result;
+  std::string InlineSecret; // from -frandom-seed=; wiped after use
+  bool SecretGiven = false;
+};
+
+using Handler = Error (*)(OptionState &, StringRef Value, StringRef Spelling);
+
+struct OptionInfo {
+  const char *Spelling; // "-fname" or "-fname=" (then it takes a value)
+  const char *MetaVar;
+  const char *Help;
+  Handler Handle;
+};
+
+Error invalidValue(StringRef Spelling, StringRef Value, StringRef Why) {
+  return createStringError(inconvertibleErrorCode(),
+                           "invalid value '" + Value + "' in '" + Spelling +
+                               Value + "': " + Why);
+}
+
+Error setTransformations(OptionState &S, StringRef Value, StringRef Spelling) {
+  if (Value.empty())
+    return invalidValue(Spelling, Value, "expected a comma-separated list");
+  TransformationSet Set;
+  SmallVector<StringRef, 8> Names;
+  Value.split(Names, ',');
+  for (StringRef Name : Names) {
+    if (Name == "all") {
+      for (const TransformationInfo &Info : allTransformations())
+        Set.add(Info.Kind);
+      continue;
+    }
+    if (Name == "default") {
+      for (const TransformationInfo &Info : allTransformations())
+        if (Info.InDefaultSet)
+          Set.add(Info.Kind);
+      continue;
+    }
+    std::optional<Transformation> T = findTransformation(Name);
+    if (!T) {
+      std::string Known;
+      for (const TransformationInfo &Info : allTransformations())
+        Known += std::string(Known.empty() ? "" : ", ") + Info.Name;
+      return createStringError(inconvertibleErrorCode(),
+                               "unknown transformation '" + Name + "' in '" +
+                                   Spelling + Value + "' (known: " + Known +
+                                   ", all, default)");
+    }
+    Set.add(*T);
+  }
+  S.Result.Cfg.Transformations = Set;
+  return Error::success();
+}
+
+const OptionInfo Options[] = {
+    {"-fdiversify", "", "Diversify with the default transformations (the "
+                        "default)",
+     [](OptionState &S, StringRef, StringRef) -> Error {
+       S.Result.Cfg.Transformations = TransformationSet::defaultSet();
+       return Error::success();
+     }},
+    {"-fdiversify-nop-max=", "N",
+     "Insert at most N no-ops in one place (1-16, default 1)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       unsigned N;
+       if (V.getAsInteger(10, N) || N < 1 || N > 16)
+         return invalidValue(Spelling, V, "expected a whole number from 1 to 16");
+       S.Result.Cfg.NopMax = N;
+       return Error::success();
+     }},
+    {"-fdiversify-nop-probability=", "P",
+     "Insert no-ops before an instruction with probability P (0-1, default "
+     "0.5)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       auto P = Probability::parse(V);
+       if (!P)
+         return invalidValue(Spelling, V, toString(P.takeError()));
+       S.Result.Cfg.NopProbability = *P;
+       return Error::success();
+     }},
+    {"-fdiversify-seed-file=", "PATH",
+     "Read the secret seed from the file PATH (all of its bytes)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       if (V.empty())
+         return invalidValue(Spelling, V, "expected a file name");
+       S.Result.Cfg.Seed = SeedSource::File;
+       S.Result.Cfg.SeedFile = V.str();
+       return Error::success();
+     }},
+    {"-fdiversify=", "LIST",
+     "Diversify with the transformations in LIST (comma-separated names, "
+     "'default' or 'all')",
+     setTransformations},
+    {"-fno-diversify", "", "Do not diversify: generate exactly clang's code",
+     [](OptionState &S, StringRef, StringRef) -> Error {
+       S.Result.Cfg.Transformations = TransformationSet();
+       return Error::success();
+     }},
+    {"-frandom-seed=", "STRING", "Use STRING as the secret seed",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       if (V.empty())
+         return createStringError(inconvertibleErrorCode(),
+                                  "'%s' needs a non-empty seed",
+                                  Spelling.str().c_str());
+       S.Result.Cfg.Seed = SeedSource::Flag;
+       OPENSSL_cleanse(S.InlineSecret.data(), S.InlineSecret.size());
+       S.InlineSecret = V.str();
+       return Error::success();
+     }},
+};
+
+// Looks an argument up in the table: exact match for flags, prefix match for
+// options that take a value.
+const OptionInfo *findOption(StringRef Arg, StringRef &Value) {
+  for (const OptionInfo &O : Options) {
+    StringRef Spelling = O.Spelling;
+    if (Spelling.ends_with("=")) {
+      if (Arg.starts_with(Spelling)) {
+        Value = Arg.drop_front(Spelling.size());
+        return &O;
+      }
+    } else if (Arg == Spelling) {
+      Value = "";
+      return &O;
+    }
+  }
+  return nullptr;
+}
+
+} // namespace
+
+Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args) {
+  OptionState S;
+  for (const char *Arg : Args) {
+    StringRef A(Arg);
+    StringRef Value;
+    if (const OptionInfo *O = findOption(A, Value)) {
+      if (Error E = O->Handle(S, Value, O->Spelling))
+        return std::move(E);
+      continue;
+    }
+    if (A == "--help" || A == "-help")
+      S.Result.Help = true;
+    else if (A == "--version")
+      S.Result.Version = true;
+    S.Result.ClangArgs.push_back(A.str());
+  }
+
+  if (S.Result.Cfg.Seed == SeedSource::None) {
+    if (std::optional<std::string> Path =
+            sys::Process::GetEnv("DIVCC_SEED_FILE")) {
+      if (!Path->empty()) {
+        S.Result.Cfg.Seed = SeedSource::Environment;
+        S.Result.Cfg.SeedFile = *Path;
+      }
+    }
+  }
+  if (Error E = loadMasterKey(S.Result.Cfg, S.InlineSecret))
+    return std::move(E);
+  OPENSSL_cleanse(S.InlineSecret.data(), S.InlineSecret.size());
+  return std::move(S.Result);
+}
+
+Error loadMasterKey(Config &Cfg, StringRef InlineSecret) {
+  switch (Cfg.Seed) {
+  case SeedSource::Flag:
+    Cfg.Key = MasterKey::fromSecret(arrayRefFromStringRef(InlineSecret));
+    return Error::success();
+  case SeedSource::File:
+  case SeedSource::Environment: {
+    const char *Origin = Cfg.Seed == SeedSource::File
+                             ? "-fdiversify-seed-file"
+                             : "DIVCC_SEED_FILE";
+    auto Buffer = MemoryBuffer::getFile(Cfg.SeedFile, /*IsText=*/false,
+                                        /*RequiresNullTerminator=*/false);
+    if (!Buffer)
+      return createStringError(Buffer.getError(),
+                               "cannot read seed file '%s' (from %s): %s",
+                               Cfg.SeedFile.c_str(), Origin,
+                               Buffer.getError().message().c_str());
+    StringRef Bytes = (*Buffer)->getBuffer();
+    if (Bytes.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "seed file '%s' (from %s) is empty",
+                               Cfg.SeedFile.c_str(), Origin);
+    Cfg.Key = MasterKey::fromSecret(arrayRefFromStringRef(Bytes));
+    return Error::success();
+  }
+  case SeedSource::None: {
+    // Every build a new variant.
+    auto Key = MasterKey::fresh();
+    if (!Key)
+      return Key.takeError();
+    Cfg.Key = *Key;
+    return Error::success();
+  }
+  }
+  llvm_unreachable("unknown seed source");
+}
+
+std::string helpText(StringRef Prog) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << "OVERVIEW: " << Prog
+     << " - a diversifying C/C++ compiler on clang-19\n\n"
+        "Every build is a variant: the same program with a different code "
+        "layout.\nThe same secret seed always gives the same, bit-identical "
+        "variant.\n\nUSAGE: "
+     << Prog
+     << " [options] file...\n\n"
+        "All options of clang-19 are accepted and mean what they mean to "
+        "clang\n(see 'clang-19 --help'). divcc's own options:\n\n";
+  for (const OptionInfo &O : Options) {
+    std::string Flag = std::string(O.Spelling) + O.MetaVar;
+    OS << "  " << left_justify(Flag, 34) << ' ' << O.Help << '\n';
+  }
+  OS << "\nTransformations:\n";
+  for (const TransformationInfo &Info : allTransformations())
+    OS << "  " << left_justify(Info.Name, 10) << ' ' << Info.Summary
+       << (Info.InDefaultSet ? " (default)" : "") << '\n';
+  OS << "\nSeed: -frandom-seed=, then -fdiversify-seed-file=, then the "
+        "file named by\nDIVCC_SEED_FILE; with none of them, a fresh seed "
+        "from the system.\nThe seed is never written to any output.\n";
+  return Out;
+}
+
+} // namespace divcc

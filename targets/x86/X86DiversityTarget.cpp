@@ -1,0 +1,115 @@
+//===- X86DiversityTarget.cpp - x86-64 knowledge for divcc ----------------===//
+//
+// No-op forms. Each is chosen so that its bytes, decoded from any offset
+// inside it, give no instruction useful to a code-reuse attack (no ret, no
+// indirect branch, no syscall, no stack-pointer arithmetic that survives):
+//
+//   90          nop
+//   48 89 ED    mov %rbp,%rbp
+//   48 89 E4    mov %rsp,%rsp
+//   48 8D 36    lea (%rsi),%rsi
+//   48 8D 3F    lea (%rdi),%rdi
+//
+// The four two-operand forms write a register with its own value. They are
+// inserted by the last machine pass, after every pass that reasons about
+// register copies (machine copy propagation would otherwise treat them as
+// real definitions), and their source operand is marked undef so that the
+// machine verifier accepts them where the register holds no live value.
+//
+// Opcodes and registers are looked up by name once: their numbers are
+// generated into headers that the installed LLVM does not ship.
+//
+//===----------------------------------------------------------------------===//
+
+#include "targets/DiversityTarget.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/CodeGen/MachineInstrBuilder.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace llvm;
+
+namespace divcc {
+namespace {
+
+unsigned opcodeNamed(const TargetInstrInfo &TII, StringRef Name) {
+  for (unsigned Opc = 0, E = TII.getNumOpcodes(); Opc != E; ++Opc)
+    if (TII.getName(Opc) == Name)
+      return Opc;
+  report_fatal_error(Twine("divcc: x86 opcode not found: ") + Name);
+}
+
+MCRegister registerNamed(const TargetRegisterInfo &TRI, StringRef Name) {
+  for (unsigned Reg = 1, E = TRI.getNumRegs(); Reg != E; ++Reg)
+    if (Name.equals_insensitive(TRI.getName(Reg)))
+      return Reg;
+  report_fatal_error(Twine("divcc: x86 register not found: ") + Name);
+}
+
+class X86DiversityTarget final : public DiversityTarget {
+public:
+  explicit X86DiversityTarget(const TargetSubtargetInfo &STI)
+      : TII(*STI.getInstrInfo()), Nop(opcodeNamed(TII, "NOOP")),
+        Mov64rr(opcodeNamed(TII, "MOV64rr")),
+        Lea64r(opcodeNamed(TII, "LEA64r")),
+        Endbr64(opcodeNamed(TII, "ENDBR64")),
+        Endbr32(opcodeNamed(TII, "ENDBR32")) {
+    const TargetRegisterInfo &TRI = *STI.getRegisterInfo();
+    RBP = registerNamed(TRI, "rbp");
+    RSP = registerNamed(TRI, "rsp");
+    RSI = registerNamed(TRI, "rsi");
+    RDI = registerNamed(TRI, "rdi");
+  }
+
+  unsigned nopFormCount() const override { return 5; }
+
+  void insertNop(MachineBasicBlock &MBB, MachineBasicBlock::instr_iterator I,
+                 unsigned Form) const override {
+    DebugLoc DL = I != MBB.instr_end() ? I->getDebugLoc() : DebugLoc();
+    switch (Form) {
+    case 0:
+      BuildMI(MBB, I, DL, TII.get(Nop));
+      return;
+    case 1:
+    case 2: {
+      MCRegister R = Form == 1 ? RBP : RSP;
+      BuildMI(MBB, I, DL, TII.get(Mov64rr), R).addReg(R, RegState::Undef);
+      return;
+    }
+    case 3:
+    case 4: {
+      // lea (%r),%r: base R, scale 1, no index, displacement 0, no segment.
+      MCRegister R = Form == 3 ? RSI : RDI;
+      BuildMI(MBB, I, DL, TII.get(Lea64r), R)
+          .addReg(R, RegState::Undef)
+          .addImm(1)
+          .addReg(0)
+          .addImm(0)
+          .addReg(0);
+      return;
+    }
+    }
+    llvm_unreachable("no such x86 NOP form");
+  }
+
+  bool mustStayFirst(const MachineInstr &MI) const override {
+    return MI.getOpcode() == Endbr64 || MI.getOpcode() == Endbr32;
+  }
+
+private:
+  const TargetInstrInfo &TII;
+  unsigned Nop, Mov64rr, Lea64r, Endbr64, Endbr32;
+  MCRegister RBP, RSP, RSI, RDI;
+};
+
+} // namespace
+
+std::unique_ptr<DiversityTarget>
+createX86DiversityTarget(const TargetSubtargetInfo &STI) {
+  return std::make_unique<X86DiversityTarget>(STI);
+}
+
+} // namespace divcc

@@ -1,0 +1,32 @@
+//===- ModuleStreamName.cpp - A stable name for a module's streams --------===//
+
+#include "transforms/Passes.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace divcc {
+
+std::string moduleStreamName(const Module &M) {
+  SHA256 Digest;
+  auto AddName = [&](const GlobalValue &GV) {
+    if (GV.isDeclaration())
+      return;
+    Digest.update(GV.getName());
+    Digest.update(StringRef("\0", 1));
+  };
+  for (const Function &F : M)
+    AddName(F);
+  for (const GlobalVariable &GV : M.globals())
+    AddName(GV);
+  std::array<uint8_t, 32> Hash = Digest.final();
+  return (sys::path::filename(M.getSourceFileName()) + ":" +
+          toHex(ArrayRef<uint8_t>(Hash).take_front(16), /*LowerCase=*/true))
+      .str();
+}
+
+} // namespace divcc

@@ -1,0 +1,37 @@
+//===- Passes.h - Constructors of divcc's transformation passes -----------===//
+
+#ifndef DIVCC_TRANSFORMS_PASSES_H
+#define DIVCC_TRANSFORMS_PASSES_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace llvm {
+class Module;
+class ModulePass;
+class FunctionPass;
+} // namespace llvm
+
+namespace divcc {
+
+struct Config;
+
+/// The name under which a module's random streams are derived. It must be
+/// the same wherever and however the module is built (other directory, other
+/// -j, with or without -g) and differ between modules: the base name of the
+/// source file and a digest of the names of the module's definitions, in
+/// their original order. Computed before any transformation reorders them.
+std::string moduleStreamName(const llvm::Module &M);
+
+/// IR pass: shuffles the order of function definitions in the module.
+llvm::ModulePass *createFunctionShufflePass(const Config &Cfg,
+                                            std::string ModuleName);
+
+/// Last machine pass: inserts no-op instructions.
+llvm::FunctionPass *createNopInsertionPass(const Config &Cfg,
+                                           std::string ModuleName);
+
+} // namespace divcc
+
+#endif

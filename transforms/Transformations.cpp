@@ -1,0 +1,53 @@
+//===- Transformations.cpp - The table of divcc's transformations ---------===//
+
+#include "transforms/Transformations.h"
+
+#include <string>
+
+using namespace llvm;
+
+namespace divcc {
+
+static const TransformationInfo Table[] = {
+    {Transformation::Nops, "nops", true,
+     "insert no-op instructions between machine instructions"},
+    {Transformation::Funcs, "funcs", true,
+     "shuffle the order of functions within each object file"},
+};
+static_assert(std::size(Table) == unsigned(Transformation::Count),
+              "every transformation needs a row");
+
+ArrayRef<TransformationInfo> allTransformations() { return Table; }
+
+std::optional<Transformation> findTransformation(StringRef Name) {
+  for (const TransformationInfo &Info : Table)
+    if (Name == Info.Name)
+      return Info.Kind;
+  return std::nullopt;
+}
+
+const char *transformationName(Transformation T) {
+  return Table[unsigned(T)].Name;
+}
+
+TransformationSet TransformationSet::defaultSet() {
+  TransformationSet S;
+  for (const TransformationInfo &Info : Table)
+    if (Info.InDefaultSet)
+      S.add(Info.Kind);
+  return S;
+}
+
+std::string TransformationSet::str() const {
+  std::string Out;
+  for (const TransformationInfo &Info : Table) {
+    if (!has(Info.Kind))
+      continue;
+    if (!Out.empty())
+      Out += ',';
+    Out += Info.Name;
+  }
+  return Out;
+}
+
+} // namespace divcc
