@@ -261,16 +261,20 @@ int runCodeGen(const CodeGenJob &Job, const Config &Cfg) {
     DwoOut.emplace(std::move(*Dwo));
   }
 
-  legacy::PassManager PM;
-  CodeGenFileType FileType = Job.EmitAssembly ? CodeGenFileType::AssemblyFile
-                                              : CodeGenFileType::ObjectFile;
-  if (!addCodeGenPasses(PM, static_cast<LLVMTargetMachine &>(*TM), CGO, M,
-                        Out->os(), DwoOut ? &DwoOut->os() : nullptr, FileType,
-                        Cfg)) {
-    errs() << "divcc: error: the target cannot emit this file type\n";
-    return 1;
+  {
+    // The pass manager owns the assembly printer's stream, which flushes
+    // into the output when destroyed: that must happen before the commit.
+    legacy::PassManager PM;
+    CodeGenFileType FileType = Job.EmitAssembly ? CodeGenFileType::AssemblyFile
+                                                : CodeGenFileType::ObjectFile;
+    if (!addCodeGenPasses(PM, static_cast<LLVMTargetMachine &>(*TM), CGO, M,
+                          Out->os(), DwoOut ? &DwoOut->os() : nullptr,
+                          FileType, Cfg)) {
+      errs() << "divcc: error: the target cannot emit this file type\n";
+      return 1;
+    }
+    PM.run(M);
   }
-  PM.run(M);
   if (Handler.HadError)
     return 1;
 

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs everything divcc needs to build and test, from Debian 12's
+# archive. Safe to run again: it installs only what is missing.
+set -euo pipefail
+
+packages=(
+  # building divcc
+  cmake ninja-build g++ pkg-config
+  llvm-19-dev libclang-19-dev libclang-cpp19-dev libssl-dev
+  # libraries LLVM's CMake package looks for
+  zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev libffi-dev
+  # what divcc runs: clang-19's front end, optimizer and linker driver, lld
+  clang-19 lld-19
+  # tests: GoogleTest, lit and FileCheck, binutils for inspecting objects
+  libgtest-dev llvm-19-tools python3 binutils make
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "divcc: installing ${missing[*]}" >&2
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "divcc: error: packages are missing and this is not root; run as root or install: ${missing[*]}" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
