@@ -144,6 +144,16 @@ private:
   std::unique_ptr<raw_fd_ostream> FileOS;
 };
 
+/// Whether the user asked LLVM to verify machine code (-mllvm
+/// -verify-machineinstrs). LLVM then checks after each of its own passes;
+/// divcc's machine passes are added outside that mechanism and so ask for
+/// a check of their own.
+bool machineVerifierRequested() {
+  auto &Options = cl::getRegisteredOptions();
+  auto It = Options.find("verify-machineinstrs");
+  return It != Options.end() && It->second->getNumOccurrences() > 0;
+}
+
 /// The passes of RunCodegenPipeline + addPassesToEmitFile, with divcc's
 /// transformations in their places. Returns false if the target cannot emit
 /// this file type.
@@ -176,8 +186,11 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
   PassConfig->addMachinePasses();
   PassConfig->setInitialized();
 
-  if (Cfg.Transformations.has(Transformation::Nops))
+  if (Cfg.Transformations.has(Transformation::Nops)) {
     PM.add(createNopInsertionPass(Cfg, ModuleName));
+    if (machineVerifierRequested())
+      PM.add(createMachineVerifierPass("After divcc NOP insertion"));
+  }
 
   if (TM.addAsmPrinter(PM, Out, DwoOut, FileType,
                        MMIWP->getMMI().getContext()))

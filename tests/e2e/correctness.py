@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Correctness: every corpus program, diversified under several seeds, prints
+exactly what the clang-19 build prints and exits with the same code."""
+
+import argparse
+import tempfile
+from pathlib import Path
+
+import corpus
+
+# (flags, number of seeds): the acceptance bar is 5 seeds at -O2; the other
+# rows cover the other code-generation paths with fewer seeds.
+CONFIGS = [
+    (["-O2"], 5),
+    (["-O0"], 2),
+    (["-O3"], 2),
+    (["-O2", "-g", "-fPIC"], 1),
+    (["-O2", "-fcf-protection", "-fstack-protector-strong"], 1),
+    (["-O2", "-mllvm", "-verify-machineinstrs"], 1),
+]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--transforms", default="default",
+                    help="the -fdiversify=LIST to test (default: %(default)s)")
+    args = ap.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="divcc-correctness-"))
+    progs = corpus.programs()
+
+    def reference(prog):
+        exe = work / prog.name / "clang.exe"
+        cc = corpus.clang(prog.is_cxx)
+        objs = corpus.compile_objects(cc, prog, ["-O2"], exe.parent / "clang")
+        corpus.link(cc, objs, [], exe)
+        return corpus.run([str(exe)])[:2]
+
+    expected = dict(zip((p.name for p in progs), corpus.parallel(reference, progs)))
+
+    jobs = [(p, flags, seed) for p in progs for flags, n in CONFIGS for seed in range(n)]
+
+    def one(job):
+        prog, flags, seed = job
+        tag = f"{prog.name} {' '.join(flags)} seed#{seed}"
+        out = work / prog.name / f"{'_'.join(flags)}.{seed}"
+        cc = corpus.divcc(prog.is_cxx)
+        div_flags = flags + [f"-fdiversify={args.transforms}",
+                             f"-frandom-seed=correctness-{seed}"]
+        try:
+            objs = corpus.compile_objects(cc, prog, div_flags, out)
+            exe = corpus.link(cc, objs, div_flags, out / "prog")
+        except RuntimeError as e:
+            return f"{tag}: build failed: {e}"
+        got = corpus.run([str(exe)])[:2]
+        if got != expected[prog.name]:
+            return (f"{tag}: exit {got[0]} and output {got[1][:200]!r} differ from clang-19's "
+                    f"exit {expected[prog.name][0]} and output {expected[prog.name][1][:200]!r} "
+                    f"(reproduce: {cc} {' '.join(prog.std_flags() + div_flags)} "
+                    f"{' '.join(map(str, prog.sources))} -lm -lpthread)")
+        return None
+
+    failures = [f for f in corpus.parallel(one, jobs) if f]
+    corpus.report("correctness", failures, len(jobs))
+
+
+if __name__ == "__main__":
+    main()
