@@ -107,41 +107,56 @@ void setBackendCommandLine(const clang::CompilerInvocation &CI) {
   cl::ParseCommandLineOptions(Args.size(), Args.data());
 }
 
-/// An output file that appears under its final name only when complete.
+/// An output file that appears under its final name only when complete: it
+/// is written to a temporary file beside it and renamed. Outputs that are
+/// not regular files (standard output, /dev/null, a pipe) are written
+/// directly: renaming over them would replace the device or pipe.
 class AtomicOutput {
 public:
   static Expected<AtomicOutput> create(StringRef Path) {
-    if (Path == "-")
-      return AtomicOutput(Path, std::nullopt);
+    AtomicOutput Out(Path);
+    sys::fs::file_status Status;
+    bool Special = Path == "-" || (!sys::fs::status(Path, Status) &&
+                                   sys::fs::exists(Status) &&
+                                   !sys::fs::is_regular_file(Status));
+    if (Special) {
+      std::error_code EC;
+      Out.Direct = std::make_unique<raw_fd_ostream>(Path, EC);
+      if (EC)
+        return errorCodeToError(EC);
+      return std::move(Out);
+    }
     auto Temp = sys::fs::TempFile::create(Path + ".divcc-%%%%%%.tmp");
     if (!Temp)
       return Temp.takeError();
-    return AtomicOutput(Path, std::move(*Temp));
+    Out.Temp.emplace(std::move(*Temp));
+    Out.TempOS =
+        std::make_unique<raw_fd_ostream>(Out.Temp->FD, /*shouldClose=*/false);
+    return std::move(Out);
   }
-  raw_pwrite_stream &os() { return Temp ? *FileOS : outs(); }
+
+  raw_pwrite_stream &os() { return Temp ? *TempOS : *Direct; }
+
   Error commit() {
-    if (!Temp)
-      return Error::success();
-    FileOS->flush();
-    if (FileOS->has_error())
-      return errorCodeToError(FileOS->error());
-    return Temp->keep(Path);
+    raw_fd_ostream &OS = Temp ? *TempOS : *Direct;
+    OS.flush();
+    if (OS.has_error())
+      return errorCodeToError(OS.error());
+    return Temp ? Temp->keep(Path) : Error::success();
   }
+
+  AtomicOutput(AtomicOutput &&) = default;
   ~AtomicOutput() {
     if (Temp)
       consumeError(Temp->discard());
   }
-  AtomicOutput(AtomicOutput &&) = default;
 
 private:
-  AtomicOutput(StringRef P, std::optional<sys::fs::TempFile> T)
-      : Path(P.str()), Temp(std::move(T)) {
-    if (Temp)
-      FileOS = std::make_unique<raw_fd_ostream>(Temp->FD, /*shouldClose=*/false);
-  }
+  explicit AtomicOutput(StringRef P) : Path(P.str()) {}
   std::string Path;
   std::optional<sys::fs::TempFile> Temp;
-  std::unique_ptr<raw_fd_ostream> FileOS;
+  std::unique_ptr<raw_fd_ostream> TempOS; // writes Temp's descriptor
+  std::unique_ptr<raw_fd_ostream> Direct; // or the output itself
 };
 
 /// Whether the user asked LLVM to verify machine code (-mllvm
