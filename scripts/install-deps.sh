@@ -12,7 +12,7 @@ packages=(
   # what divcc runs: clang-19's front end, optimizer and linker driver, lld
   clang-19 lld-19
   # tests: GoogleTest, lit and FileCheck, binutils for inspecting objects
-  libgtest-dev llvm-19-tools python3 binutils make
+  libgtest-dev llvm-19-tools python3 binutils make autoconf automake
 )
 
 missing=()

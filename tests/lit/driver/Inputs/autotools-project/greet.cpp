@@ -1,0 +1,3 @@
+#include <string>
+static std::string message = "hello from autotools";
+extern "C" const char *greet() { return message.c_str(); }

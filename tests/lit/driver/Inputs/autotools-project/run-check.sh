@@ -1,0 +1,2 @@
+#!/bin/sh
+./hello | grep -q "hello from autotools"
