@@ -16,6 +16,13 @@ using namespace llvm;
 namespace divcc {
 
 Expected<Probability> Probability::parse(StringRef Text) {
+  // Plain decimal notation only: strtod alone would also take leading
+  // spaces, hexadecimal floats and the locale's decimal comma.
+  bool Decimal = !Text.empty() &&
+                 Text.find_first_not_of("0123456789.eE+-") == StringRef::npos;
+  if (!Decimal)
+    return createStringError(inconvertibleErrorCode(),
+                             "expected a number from 0 to 1");
   std::string S = Text.str();
   char *End = nullptr;
   double P = std::strtod(S.c_str(), &End);

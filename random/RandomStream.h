@@ -30,6 +30,7 @@ namespace divcc {
 class Probability {
 public:
   static constexpr uint64_t One = uint64_t(1) << 53;
+  Probability() = default; // zero
   /// Parses a decimal number in [0, 1].
   static llvm::Expected<Probability> parse(llvm::StringRef Text);
   static Probability fromFraction(double P);
@@ -55,7 +56,9 @@ public:
   /// draws that fall in the incomplete last copy of [0, Bound) are dropped.
   uint64_t below(uint64_t Bound);
   /// A uniform integer in [Lo, Hi].
-  uint64_t between(uint64_t Lo, uint64_t Hi) { return Lo + below(Hi - Lo + 1); }
+  uint64_t between(uint64_t Lo, uint64_t Hi) {
+    return Hi - Lo == UINT64_MAX ? next64() : Lo + below(Hi - Lo + 1);
+  }
   /// True with probability P.
   bool chance(Probability P) { return (next64() >> 11) < P.threshold(); }
 
