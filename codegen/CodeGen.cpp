@@ -175,7 +175,8 @@ bool machineVerifierRequested() {
 bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
                       const clang::CodeGenOptions &CGO, Module &M,
                       raw_pwrite_stream &Out, raw_pwrite_stream *DwoOut,
-                      CodeGenFileType FileType, const Config &Cfg) {
+                      CodeGenFileType FileType, const Config &Cfg,
+                      const std::string &ModuleName) {
   Triple TT(M.getTargetTriple());
   PM.add(createTargetTransformInfoWrapperPass(TM.getTargetIRAnalysis()));
   std::unique_ptr<TargetLibraryInfoImpl> TLII(
@@ -190,22 +191,40 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
   PM.add(PassConfig);
   PM.add(MMIWP);
 
-  std::string ModuleName;
-  if (Cfg.diversifying())
-    ModuleName = moduleStreamName(M);
-  if (Cfg.Transformations.has(Transformation::Funcs))
+  const TransformationSet &T = Cfg.Transformations;
+  // IR transformations, before instruction selection.
+  if (T.has(Transformation::Funcs))
     PM.add(createFunctionShufflePass(Cfg, ModuleName));
+  if (T.has(Transformation::Globals))
+    PM.add(createGlobalShufflePass(Cfg, ModuleName));
+  if (T.has(Transformation::Frames))
+    PM.add(createFrameRandomizationPass(Cfg, ModuleName));
+  // Machine transformations anchored to LLVM's passes. Both anchors run
+  // only when optimizing: at -O0 there is no scheduler and no placement.
+  if (T.has(Transformation::Regs))
+    PassConfig->insertPass(&MachineSchedulerID,
+                           createRegisterHintPass(Cfg, ModuleName));
+  if (T.has(Transformation::Blocks))
+    PassConfig->insertPass(&MachineBlockPlacementID,
+                           createBlockShufflePass(Cfg, ModuleName));
 
   if (PassConfig->addISelPasses())
     return false;
   PassConfig->addMachinePasses();
   PassConfig->setInitialized();
 
-  if (Cfg.Transformations.has(Transformation::Nops)) {
-    PM.add(createNopInsertionPass(Cfg, ModuleName));
+  // Machine transformations on final code, before the assembly printer.
+  auto AddLate = [&](Pass *P, const char *Banner) {
+    PM.add(P);
     if (machineVerifierRequested())
-      PM.add(createMachineVerifierPass("After divcc NOP insertion"));
-  }
+      PM.add(createMachineVerifierPass(Banner));
+  };
+  if (T.has(Transformation::Subst))
+    AddLate(createInstructionSubstitutionPass(Cfg, ModuleName),
+            "After divcc instruction substitution");
+  if (T.has(Transformation::Nops))
+    AddLate(createNopInsertionPass(Cfg, ModuleName),
+            "After divcc NOP insertion");
 
   if (TM.addAsmPrinter(PM, Out, DwoOut, FileType,
                        MMIWP->getMMI().getContext()))
@@ -292,12 +311,16 @@ int runCodeGen(const CodeGenJob &Job, const Config &Cfg) {
   {
     // The pass manager owns the assembly printer's stream, which flushes
     // into the output when destroyed: that must happen before the commit.
+    std::string ModuleName = Cfg.diversifying() ? moduleStreamName(M) : "";
+    std::optional<RandomSchedulerScope> Scheduler;
+    if (Cfg.Transformations.has(Transformation::Sched))
+      Scheduler.emplace(Cfg, ModuleName);
     legacy::PassManager PM;
     CodeGenFileType FileType = Job.EmitAssembly ? CodeGenFileType::AssemblyFile
                                                 : CodeGenFileType::ObjectFile;
     if (!addCodeGenPasses(PM, static_cast<LLVMTargetMachine &>(*TM), CGO, M,
                           Out->os(), DwoOut ? &DwoOut->os() : nullptr,
-                          FileType, Cfg)) {
+                          FileType, Cfg, ModuleName)) {
       errs() << "divcc: error: the target cannot emit this file type\n";
       return 1;
     }

@@ -27,6 +27,23 @@ struct Config {
   Probability NopProbability = Probability::fromFraction(0.5);
   /// -fdiversify-nop-max=N: at most this many NOPs in one place.
   unsigned NopMax = 1;
+  /// -fdiversify-nop-probability-min=P / -max=P: profile-guided NOPs. When
+  /// either is given, each block's probability falls from the maximum in
+  /// the coldest code to the minimum in the hottest (see NopInsertion.cpp).
+  bool ProfileGuidedNops = false;
+  Probability NopProbabilityMin = Probability::fromFraction(0.0);
+  Probability NopProbabilityMax = Probability::fromFraction(0.5);
+
+  /// -fdiversify-sched=jitter|random.
+  enum class SchedMode { Jitter, Random } Sched = SchedMode::Jitter;
+  /// -f[no-]diversify-regs-callee-saved: whether random register hints may
+  /// name callee-saved registers (each one used costs a save and restore).
+  bool RegsCalleeSaved = true;
+  /// -fdiversify-frame-pad=BYTES: at most this much random padding per frame.
+  unsigned FramePad = 32;
+  /// -fdiversify-global-pad=BYTES: at most this much random padding before
+  /// each global variable (0: none).
+  unsigned GlobalPad = 0;
 
   /// -frandom-seed=STRING, -fdiversify-seed-file=PATH or DIVCC_SEED_FILE.
   /// Where the secret came from; the secret itself is only ever held as the

@@ -43,6 +43,12 @@ bool DiversifyingCommand::generatesCode(const Command &Cmd) {
 
 DiversifyingCommand::DiversifyingCommand(const Command &Cc1, const Config &Cfg)
     : Command(Cc1), Cfg(Cfg) {
+  // Link-time shuffling moves input sections: every function needs its own.
+  if (Cfg.Transformations.has(Transformation::Link)) {
+    opt::ArgStringList Args = getArguments();
+    Args.push_back("-ffunction-sections");
+    replaceArguments(std::move(Args));
+  }
   const auto &Args = getArguments();
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];

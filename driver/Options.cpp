@@ -25,8 +25,9 @@ namespace {
 
 struct OptionState {
   ParsedCommandLine Result;
-  std::string InlineSecret; // from -frandom-seed=; wiped after use
-  bool SecretGiven = false;
+  std::string InlineSecret; // from -frandom-seed=
+  // The secret is wiped however parsing ends, errors included.
+  ~OptionState() { OPENSSL_cleanse(InlineSecret.data(), InlineSecret.size()); }
 };
 
 using Handler = Error (*)(OptionState &, StringRef Value, StringRef Spelling);
@@ -42,6 +43,25 @@ Error invalidValue(StringRef Spelling, StringRef Value, StringRef Why) {
   return createStringError(inconvertibleErrorCode(),
                            "invalid value '" + Value + "' in '" + Spelling +
                                Value + "': " + Why);
+}
+
+Error parseBounded(StringRef Spelling, StringRef V, unsigned Lo, unsigned Hi,
+                   unsigned &Out) {
+  unsigned N;
+  if (V.getAsInteger(10, N) || N < Lo || N > Hi)
+    return invalidValue(Spelling, V,
+                        "expected a whole number from " + Twine(Lo).str() +
+                            " to " + Twine(Hi).str());
+  Out = N;
+  return Error::success();
+}
+
+Error parseProbability(StringRef Spelling, StringRef V, Probability &Out) {
+  auto P = Probability::parse(V);
+  if (!P)
+    return invalidValue(Spelling, V, toString(P.takeError()));
+  Out = *P;
+  return Error::success();
 }
 
 Error setTransformations(OptionState &S, StringRef Value, StringRef Spelling) {
@@ -88,20 +108,61 @@ const OptionInfo Options[] = {
     {"-fdiversify-nop-max=", "N",
      "Insert at most N no-ops in one place (1-16, default 1)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       unsigned N;
-       if (V.getAsInteger(10, N) || N < 1 || N > 16)
-         return invalidValue(Spelling, V, "expected a whole number from 1 to 16");
-       S.Result.Cfg.NopMax = N;
-       return Error::success();
+       return parseBounded(Spelling, V, 1, 16, S.Result.Cfg.NopMax);
+     }},
+    {"-fdiversify-nop-probability-max=", "P",
+     "Profile-guided no-ops: probability P in the coldest code (default "
+     "0.5)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       S.Result.Cfg.ProfileGuidedNops = true;
+       return parseProbability(Spelling, V, S.Result.Cfg.NopProbabilityMax);
+     }},
+    {"-fdiversify-nop-probability-min=", "P",
+     "Profile-guided no-ops: probability P in the hottest code (default 0)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       S.Result.Cfg.ProfileGuidedNops = true;
+       return parseProbability(Spelling, V, S.Result.Cfg.NopProbabilityMin);
      }},
     {"-fdiversify-nop-probability=", "P",
      "Insert no-ops before an instruction with probability P (0-1, default "
      "0.5)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       auto P = Probability::parse(V);
-       if (!P)
-         return invalidValue(Spelling, V, toString(P.takeError()));
-       S.Result.Cfg.NopProbability = *P;
+       return parseProbability(Spelling, V, S.Result.Cfg.NopProbability);
+     }},
+    {"-fdiversify-frame-pad=", "BYTES",
+     "Pad each stack frame with up to BYTES random bytes (0-4096, default "
+     "32)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       return parseBounded(Spelling, V, 0, 4096, S.Result.Cfg.FramePad);
+     }},
+    {"-fdiversify-global-pad=", "BYTES",
+     "Pad before each global variable with up to BYTES random bytes (0-4096, "
+     "default 0)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       return parseBounded(Spelling, V, 0, 4096, S.Result.Cfg.GlobalPad);
+     }},
+    {"-fdiversify-regs-callee-saved", "",
+     "Let random register hints name callee-saved registers (the default)",
+     [](OptionState &S, StringRef, StringRef) -> Error {
+       S.Result.Cfg.RegsCalleeSaved = true;
+       return Error::success();
+     }},
+    {"-fno-diversify-regs-callee-saved", "",
+     "Keep callee-saved registers out of random register hints (cheaper)",
+     [](OptionState &S, StringRef, StringRef) -> Error {
+       S.Result.Cfg.RegsCalleeSaved = false;
+       return Error::success();
+     }},
+    {"-fdiversify-sched=", "MODE",
+     "Schedule randomization: 'jitter' (break the scheduler's ties at "
+     "random, the default) or 'random' (any ready instruction)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       if (V == "jitter")
+         S.Result.Cfg.Sched = Config::SchedMode::Jitter;
+       else if (V == "random")
+         S.Result.Cfg.Sched = Config::SchedMode::Random;
+       else
+         return invalidValue(Spelling, V, "expected 'jitter' or 'random'");
        return Error::success();
      }},
     {"-fdiversify-seed-file=", "PATH",
@@ -129,8 +190,9 @@ const OptionInfo Options[] = {
                                   "'%s' needs a non-empty seed",
                                   Spelling.str().c_str());
        S.Result.Cfg.Seed = SeedSource::Flag;
+       // Overwrite in place: no temporary copy of the secret is made.
        OPENSSL_cleanse(S.InlineSecret.data(), S.InlineSecret.size());
-       S.InlineSecret = V.str();
+       S.InlineSecret.assign(V.data(), V.size());
        return Error::success();
      }},
 };
@@ -181,9 +243,10 @@ Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args) {
       }
     }
   }
-  if (Error E = loadMasterKey(S.Result.Cfg, S.InlineSecret))
-    return std::move(E);
-  OPENSSL_cleanse(S.InlineSecret.data(), S.InlineSecret.size());
+  // --help and --version need no key (and must work with a bad seed file).
+  if (!S.Result.Help && !S.Result.Version)
+    if (Error E = loadMasterKey(S.Result.Cfg, S.InlineSecret))
+      return std::move(E);
   return std::move(S.Result);
 }
 
@@ -244,9 +307,10 @@ std::string helpText(StringRef Prog) {
   for (const TransformationInfo &Info : allTransformations())
     OS << "  " << left_justify(Info.Name, 10) << ' ' << Info.Summary
        << (Info.InDefaultSet ? " (default)" : "") << '\n';
-  OS << "\nSeed: -frandom-seed=, then -fdiversify-seed-file=, then the "
-        "file named by\nDIVCC_SEED_FILE; with none of them, a fresh seed "
-        "from the system.\nThe seed is never written to any output.\n";
+  OS << "\nSeed: the last of -frandom-seed= and -fdiversify-seed-file= on "
+        "the command line;\nwithout either, the file named by "
+        "DIVCC_SEED_FILE; without that, a fresh seed\nfrom the system (every "
+        "build a new variant). The seed is never written to any\noutput.\n";
   return Out;
 }
 

@@ -13,10 +13,12 @@
 #include "codegen/CodeGen.h"
 #include "driver/DiversifyingCommand.h"
 #include "driver/Options.h"
+#include "random/RandomStream.h"
 #include "targets/DiversityTarget.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Driver/Action.h"
 #include "clang/Driver/Compilation.h"
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/Options.h"
@@ -69,6 +71,34 @@ std::string whyNotDiversifiable(const Compilation &C) {
                std::string(A[I + 1]) + "' (supported: x86_64 Linux/ELF)";
   }
   return "";
+}
+
+/// Link-time shuffling: the link job runs lld with --shuffle-sections, so
+/// that the functions of all object files (each in its own section, see
+/// DiversifyingCommand) are laid out in a random order. lld takes a 32-bit
+/// seed on its command line; it is drawn from divcc's "link" stream, so it
+/// is derived from, but never reveals, the secret.
+void shuffleAtLinkTime(Compilation &C, const Config &Cfg) {
+  if (opt::Arg *A = C.getArgs().getLastArg(clang::driver::options::OPT_fuse_ld_EQ))
+    if (StringRef(A->getValue()) != "lld")
+      fail("'-fdiversify=...link...' needs lld, but '" +
+           A->getAsString(C.getArgs()) + "' asks for another linker");
+  RandomStream Random(*Cfg.Key, {transformationName(Transformation::Link), "", ""});
+  uint32_t Seed;
+  do // lld reads 0 as "random" and -1 as "reverse"
+    Seed = uint32_t(Random.next64());
+  while (Seed == 0 || Seed == UINT32_MAX);
+
+  std::string Lld = (sys::path::parent_path(clangExecutable()) + "/ld.lld").str();
+  for (Command &Cmd : C.getJobs()) {
+    if (!isa<LinkJobAction>(Cmd.getSource()))
+      continue;
+    opt::ArgStringList Args = Cmd.getArguments();
+    Args.push_back(C.getArgs().MakeArgString("--shuffle-sections=.text*=" +
+                                             Twine(Seed)));
+    Cmd.replaceArguments(std::move(Args));
+    Cmd.replaceExecutable(C.getArgs().MakeArgString(Lld));
+  }
 }
 
 int runDriver(int Argc, const char **Argv) {
@@ -134,6 +164,9 @@ int runDriver(int Argc, const char **Argv) {
   for (std::unique_ptr<Command> &Slot : Slots)
     if (DiversifyingCommand::generatesCode(*Slot))
       Slot = std::make_unique<DiversifyingCommand>(*Slot, Cfg);
+
+  if (Cfg.Transformations.has(Transformation::Link))
+    shuffleAtLinkTime(*C, Cfg);
 
   SmallVector<std::pair<int, const Command *>, 4> Failing;
   int Result = TheDriver.ExecuteCompilation(*C, Failing);

@@ -27,6 +27,17 @@
 //     between two terminators.
 // Debug instructions never consume random draws, so -g changes no code.
 //
+// Profile-guided mode (-fdiversify-nop-probability-min/max): NOPs in hot
+// code cost time, NOPs in cold code only bytes. Each block then gets
+//
+//     p = pmax - (pmax - pmin) * log(1 + f) / log(1 + fmax)
+//
+// where f is the block's execution count and fmax the hottest count of the
+// program, both from the profile given to clang (-fprofile-instr-use) when
+// there is one; without a profile, f is LLVM's static estimate of the
+// block's frequency relative to the function's entry and fmax the largest
+// such estimate in the function (loops count as hot).
+//
 //===----------------------------------------------------------------------===//
 
 #include "driver/Config.h"
@@ -35,9 +46,14 @@
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/TargetOpcodes.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/ProfileSummary.h"
+
+#include <cmath>
 #include "llvm/Target/TargetMachine.h"
 
 using namespace llvm;
@@ -87,6 +103,8 @@ public:
   StringRef getPassName() const override { return "divcc NOP insertion"; }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
     AU.setPreservesCFG();
+    if (Cfg.ProfileGuidedNops)
+      AU.addRequired<MachineBlockFrequencyInfoWrapperPass>();
     MachineFunctionPass::getAnalysisUsage(AU);
   }
   MachineFunctionProperties getRequiredProperties() const override {
@@ -99,6 +117,9 @@ public:
 private:
   /// The instructions before which no-ops may go, in layout order.
   SmallVector<MachineInstr *, 256> eligiblePlaces(MachineFunction &MF) const;
+  /// The probability of NOPs in each block (profile-guided mode).
+  DenseMap<const MachineBasicBlock *, Probability>
+  blockProbabilities(MachineFunction &MF);
 
   const Config &Cfg;
   std::string ModuleName;
@@ -136,12 +157,18 @@ bool NopInsertion::runOnMachineFunction(MachineFunction &MF) {
   if (!Target)
     return false;
 
+  DenseMap<const MachineBasicBlock *, Probability> BlockP;
+  if (Cfg.ProfileGuidedNops)
+    BlockP = blockProbabilities(MF);
+
   RandomStream Random(*Cfg.Key, {transformationName(Transformation::Nops),
                                  ModuleName, F.getName()});
   bool Changed = false;
   for (MachineInstr *MI : eligiblePlaces(MF)) {
     ++NumPlaces;
-    if (!Random.chance(Cfg.NopProbability))
+    Probability P = Cfg.ProfileGuidedNops ? BlockP.lookup(MI->getParent())
+                                          : Cfg.NopProbability;
+    if (!Random.chance(P))
       continue;
     uint64_t Count = Random.between(1, Cfg.NopMax);
     for (uint64_t I = 0; I < Count; ++I)
@@ -151,6 +178,45 @@ bool NopInsertion::runOnMachineFunction(MachineFunction &MF) {
     Changed = true;
   }
   return Changed;
+}
+
+DenseMap<const MachineBasicBlock *, Probability>
+NopInsertion::blockProbabilities(MachineFunction &MF) {
+  auto &MBFI = getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI();
+  // Real counts when the program was built with a profile.
+  uint64_t MaxCount = 0;
+  if (Metadata *MD = MF.getFunction().getParent()->getProfileSummary(
+          /*IsCS=*/false))
+    if (std::unique_ptr<ProfileSummary> PS(ProfileSummary::getFromMD(MD)); PS)
+      MaxCount = PS->getMaxCount();
+  bool Profiled = MaxCount > 0 && MF.getFunction().getEntryCount();
+
+  DenseMap<const MachineBasicBlock *, double> Freq;
+  double FMax = Profiled ? double(MaxCount) : 0.0;
+  for (const MachineBasicBlock &MBB : MF) {
+    double F = 0;
+    if (Profiled)
+      F = double(MBFI.getBlockProfileCount(&MBB).value_or(0));
+    else if (MBFI.getEntryFreq() != BlockFrequency(0))
+      F = MBFI.getBlockFreqRelativeToEntryBlock(&MBB);
+    Freq[&MBB] = F;
+    if (!Profiled)
+      FMax = std::max(FMax, F);
+  }
+
+  double PMax = double(Cfg.NopProbabilityMax.threshold()) / Probability::One;
+  double PMin = double(Cfg.NopProbabilityMin.threshold()) / Probability::One;
+  DenseMap<const MachineBasicBlock *, Probability> Result;
+  for (const MachineBasicBlock &MBB : MF) {
+    double Heat = FMax > 0 ? std::log1p(std::min(Freq[&MBB], FMax)) /
+                                 std::log1p(FMax)
+                           : 0.0;
+    // Rounded to 2^-24 so that the last bits of the logarithm, which may
+    // differ between maths libraries, cannot change a decision.
+    double P = PMax - (PMax - PMin) * Heat;
+    Result[&MBB] = Probability::fromFraction(std::round(P * 0x1p24) / 0x1p24);
+  }
+  return Result;
 }
 
 } // namespace

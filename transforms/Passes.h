@@ -28,9 +28,40 @@ std::string moduleStreamName(const llvm::Module &M);
 llvm::ModulePass *createFunctionShufflePass(const Config &Cfg,
                                             std::string ModuleName);
 
+/// IR pass: shuffles the order of global variables (and pads them).
+llvm::ModulePass *createGlobalShufflePass(const Config &Cfg,
+                                          std::string ModuleName);
+
+/// IR pass: shuffles each function's stack slots and pads its frame.
+llvm::FunctionPass *createFrameRandomizationPass(const Config &Cfg,
+                                                 std::string ModuleName);
+
+/// Machine pass right before register allocation: random allocation hints.
+llvm::FunctionPass *createRegisterHintPass(const Config &Cfg,
+                                           std::string ModuleName);
+
+/// Machine pass right after block placement: shuffles basic blocks.
+llvm::FunctionPass *createBlockShufflePass(const Config &Cfg,
+                                           std::string ModuleName);
+
+/// Late machine pass (before NOP insertion): equivalent instructions.
+llvm::FunctionPass *createInstructionSubstitutionPass(const Config &Cfg,
+                                                      std::string ModuleName);
+
 /// Last machine pass: inserts no-op instructions.
 llvm::FunctionPass *createNopInsertionPass(const Config &Cfg,
                                            std::string ModuleName);
+
+/// While alive, LLVM's machine scheduler runs divcc's randomized strategy
+/// for the module named \p ModuleName (LLVM picks schedulers through a
+/// global registry, so this is a scope rather than a pass).
+class RandomSchedulerScope {
+public:
+  RandomSchedulerScope(const Config &Cfg, std::string ModuleName);
+  ~RandomSchedulerScope();
+  RandomSchedulerScope(const RandomSchedulerScope &) = delete;
+  RandomSchedulerScope &operator=(const RandomSchedulerScope &) = delete;
+};
 
 } // namespace divcc
 

@@ -18,7 +18,18 @@
 
 namespace divcc {
 
-enum class Transformation : unsigned { Nops, Funcs, Count };
+enum class Transformation : unsigned {
+  Nops,
+  Funcs,
+  Sched,
+  Regs,
+  Frames,
+  Globals,
+  Blocks,
+  Subst,
+  Link,
+  Count
+};
 
 struct TransformationInfo {
   Transformation Kind;

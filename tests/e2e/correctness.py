@@ -3,6 +3,7 @@
 exactly what the clang-19 build prints and exits with the same code."""
 
 import argparse
+import shlex
 import tempfile
 from pathlib import Path
 
@@ -24,6 +25,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--transforms", default="default",
                     help="the -fdiversify=LIST to test (default: %(default)s)")
+    ap.add_argument("--extra-flags", default="",
+                    help="more divcc flags for every build, split like a "
+                         "shell, e.g. --extra-flags=-fdiversify-sched=random")
     args = ap.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="divcc-correctness-"))
@@ -47,6 +51,7 @@ def main():
         cc = corpus.divcc(prog.is_cxx)
         div_flags = flags + [f"-fdiversify={args.transforms}",
                              f"-frandom-seed=correctness-{seed}"]
+        div_flags += shlex.split(args.extra_flags)
         try:
             objs = corpus.compile_objects(cc, prog, div_flags, out)
             exe = corpus.link(cc, objs, div_flags, out / "prog")
