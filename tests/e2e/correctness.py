@@ -28,7 +28,13 @@ def main():
     ap.add_argument("--extra-flags", default="",
                     help="more divcc flags for every build, split like a "
                          "shell, e.g. --extra-flags=-fdiversify-sched=random")
+    ap.add_argument("--all-levels", action="store_true",
+                    help="5 seeds at each of -O0, -O2 and -O3 (instead of "
+                         "5 at -O2 and 2 at the others)")
     args = ap.parse_args()
+    configs = CONFIGS
+    if args.all_levels:
+        configs = [(f, 5 if f in (["-O0"], ["-O2"], ["-O3"]) else n) for f, n in CONFIGS]
 
     work = Path(tempfile.mkdtemp(prefix="divcc-correctness-"))
     progs = corpus.programs()
@@ -42,7 +48,7 @@ def main():
 
     expected = dict(zip((p.name for p in progs), corpus.parallel(reference, progs)))
 
-    jobs = [(p, flags, seed) for p in progs for flags, n in CONFIGS for seed in range(n)]
+    jobs = [(p, flags, seed) for p in progs for flags, n in configs for seed in range(n)]
 
     def one(job):
         prog, flags, seed = job
