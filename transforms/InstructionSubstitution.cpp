@@ -58,16 +58,6 @@ STATISTIC(NumSubstituted, "Instructions replaced by an equivalent form");
 namespace divcc {
 namespace {
 
-bool mustNotBeTouched(const Function &F) {
-  return F.hasFnAttribute(Attribute::Naked) ||
-         F.hasFnAttribute("patchable-function-entry") ||
-         F.hasFnAttribute("patchable-function-prefix") ||
-         F.hasFnAttribute("patchable-function") ||
-         F.hasFnAttribute("fentry-call") ||
-         F.hasFnAttribute("function-instrument") ||
-         F.hasFnAttribute("xray-instruction-threshold");
-}
-
 /// Whether the pass may rewrite \p MI at all, whatever the target says.
 bool isEligible(const MachineInstr &MI) {
   return !MI.isDebugOrPseudoInstr() && !MI.isMetaInstruction() &&
@@ -147,7 +137,7 @@ char InstructionSubstitution::ID = 0;
 
 bool InstructionSubstitution::runOnMachineFunction(MachineFunction &MF) {
   const Function &F = MF.getFunction();
-  if (mustNotBeTouched(F))
+  if (mustKeepExactCode(F))
     return false;
   if (!Target)
     Target = createSubstitutionTarget(MF.getTarget().getTargetTriple(),

@@ -1,4 +1,4 @@
-//===- ModuleStreamName.cpp - A stable name for a module's streams --------===//
+//===- ModuleStreamName.cpp - Stream names; functions left exactly as built ===//
 
 #include "transforms/Passes.h"
 
@@ -27,6 +27,16 @@ std::string moduleStreamName(const Module &M) {
   return (sys::path::filename(M.getSourceFileName()) + ":" +
           toHex(ArrayRef<uint8_t>(Hash).take_front(16), /*LowerCase=*/true))
       .str();
+}
+
+bool mustKeepExactCode(const Function &F) {
+  return F.hasFnAttribute(Attribute::Naked) ||
+         F.hasFnAttribute("patchable-function-entry") ||
+         F.hasFnAttribute("patchable-function-prefix") ||
+         F.hasFnAttribute("patchable-function") ||
+         F.hasFnAttribute("fentry-call") ||
+         F.hasFnAttribute("function-instrument") ||
+         F.hasFnAttribute("xray-instruction-threshold");
 }
 
 } // namespace divcc

@@ -65,16 +65,6 @@ STATISTIC(NumPlaces, "Places where no-ops could be inserted");
 namespace divcc {
 namespace {
 
-bool mustNotBePatched(const Function &F) {
-  return F.hasFnAttribute(Attribute::Naked) ||
-         F.hasFnAttribute("patchable-function-entry") ||
-         F.hasFnAttribute("patchable-function-prefix") ||
-         F.hasFnAttribute("patchable-function") ||
-         F.hasFnAttribute("fentry-call") ||
-         F.hasFnAttribute("function-instrument") ||
-         F.hasFnAttribute("xray-instruction-threshold");
-}
-
 bool isRuntimePatchPoint(const MachineInstr &MI) {
   switch (MI.getOpcode()) {
   case TargetOpcode::STACKMAP:
@@ -149,7 +139,7 @@ NopInsertion::eligiblePlaces(MachineFunction &MF) const {
 
 bool NopInsertion::runOnMachineFunction(MachineFunction &MF) {
   const Function &F = MF.getFunction();
-  if (mustNotBePatched(F))
+  if (mustKeepExactCode(F))
     return false;
   if (!Target)
     Target = createDiversityTarget(MF.getTarget().getTargetTriple(),

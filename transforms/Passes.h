@@ -8,6 +8,7 @@
 #include <string>
 
 namespace llvm {
+class Function;
 class Module;
 class ModulePass;
 class FunctionPass;
@@ -23,6 +24,11 @@ struct Config;
 /// source file and a digest of the names of the module's definitions, in
 /// their original order. Computed before any transformation reorders them.
 std::string moduleStreamName(const llvm::Module &M);
+
+/// Whether \p F must be emitted exactly as LLVM generates it: naked
+/// functions, and functions whose bytes are patched at run time
+/// (patchable-function-entry, fentry calls, XRay, hot-patching).
+bool mustKeepExactCode(const llvm::Function &F);
 
 /// IR pass: shuffles the order of function definitions in the module.
 llvm::ModulePass *createFunctionShufflePass(const Config &Cfg,
