@@ -22,15 +22,16 @@
 #include "codegen/CodeGen.h"
 #include "codegen/ClangTargetOptions.h"
 #include "driver/Config.h"
+#include "support/AtomicOutput.h"
 #include "transforms/Passes.h"
 
 #include "clang/Basic/CodeGenOptions.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/TargetOptions.h"
-#include "llvm/ADT/StringExtras.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -106,58 +107,6 @@ void setBackendCommandLine(const clang::CompilerInvocation &CI) {
   cl::ResetAllOptionOccurrences();
   cl::ParseCommandLineOptions(Args.size(), Args.data());
 }
-
-/// An output file that appears under its final name only when complete: it
-/// is written to a temporary file beside it and renamed. Outputs that are
-/// not regular files (standard output, /dev/null, a pipe) are written
-/// directly: renaming over them would replace the device or pipe.
-class AtomicOutput {
-public:
-  static Expected<AtomicOutput> create(StringRef Path) {
-    AtomicOutput Out(Path);
-    sys::fs::file_status Status;
-    bool Special = Path == "-" || (!sys::fs::status(Path, Status) &&
-                                   sys::fs::exists(Status) &&
-                                   !sys::fs::is_regular_file(Status));
-    if (Special) {
-      std::error_code EC;
-      Out.Direct = std::make_unique<raw_fd_ostream>(Path, EC);
-      if (EC)
-        return errorCodeToError(EC);
-      return std::move(Out);
-    }
-    auto Temp = sys::fs::TempFile::create(Path + ".divcc-%%%%%%.tmp");
-    if (!Temp)
-      return Temp.takeError();
-    Out.Temp.emplace(std::move(*Temp));
-    Out.TempOS =
-        std::make_unique<raw_fd_ostream>(Out.Temp->FD, /*shouldClose=*/false);
-    return std::move(Out);
-  }
-
-  raw_pwrite_stream &os() { return Temp ? *TempOS : *Direct; }
-
-  Error commit() {
-    raw_fd_ostream &OS = Temp ? *TempOS : *Direct;
-    OS.flush();
-    if (OS.has_error())
-      return errorCodeToError(OS.error());
-    return Temp ? Temp->keep(Path) : Error::success();
-  }
-
-  AtomicOutput(AtomicOutput &&) = default;
-  ~AtomicOutput() {
-    if (Temp)
-      consumeError(Temp->discard());
-  }
-
-private:
-  explicit AtomicOutput(StringRef P) : Path(P.str()) {}
-  std::string Path;
-  std::optional<sys::fs::TempFile> Temp;
-  std::unique_ptr<raw_fd_ostream> TempOS; // writes Temp's descriptor
-  std::unique_ptr<raw_fd_ostream> Direct; // or the output itself
-};
 
 /// Whether the user asked LLVM to verify machine code (-mllvm
 /// -verify-machineinstrs). LLVM then checks after each of its own passes;

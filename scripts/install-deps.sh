@@ -9,10 +9,15 @@ packages=(
   llvm-19-dev libclang-19-dev libclang-cpp19-dev libssl-dev
   # libraries LLVM's CMake package looks for
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev libffi-dev
+  # divtool's command line and JSON output
+  libcli11-dev nlohmann-json3-dev
   # what divcc runs: clang-19's front end, optimizer and linker driver, lld
   clang-19 lld-19
   # tests: GoogleTest, lit and FileCheck, binutils for inspecting objects
   libgtest-dev llvm-19-tools python3 binutils make autoconf automake
+  # tests of divtool audit: an independent gadget finder and ROP chain
+  # builder, and a browser to render the HTML report
+  python3-ropgadget chromium
 )
 
 missing=()

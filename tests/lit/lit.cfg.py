@@ -12,6 +12,7 @@ config.test_exec_root = os.path.join(config.divcc_build_dir, "tests", "lit")
 
 config.substitutions.append(("%divcc", os.path.join(config.divcc_build_dir, "divcc")))
 config.substitutions.append(("%divxx", os.path.join(config.divcc_build_dir, "div++")))
+config.substitutions.append(("%divtool", os.path.join(config.divcc_build_dir, "divtool")))
 config.substitutions.append(("%clang", config.clang))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_tool))

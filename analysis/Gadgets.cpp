@@ -1,0 +1,177 @@
+//===- Gadgets.cpp - Finding code-reuse gadgets in machine code -----------===//
+
+#include "analysis/Gadgets.h"
+
+#include "analysis/ElfImage.h"
+
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+using namespace llvm;
+
+namespace divcc {
+
+static Error disassemblerError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+Expected<std::unique_ptr<Disassembler>>
+Disassembler::create(Triple::ArchType Arch) {
+  static std::once_flag Initialized;
+  std::call_once(Initialized, [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargetMCs();
+    InitializeAllDisassemblers();
+  });
+  std::optional<Triple> T = gadgetTriple(Arch);
+  if (!T)
+    return disassemblerError("unsupported architecture '" +
+                             Triple::getArchTypeName(Arch) + "'");
+  std::string Message;
+  const llvm::Target *TheTarget = TargetRegistry::lookupTarget(T->str(), Message);
+  if (!TheTarget)
+    return disassemblerError("no LLVM target for " + T->str() + ": " +
+                             Message);
+  std::unique_ptr<Disassembler> D(new Disassembler);
+  D->MRI.reset(TheTarget->createMCRegInfo(T->str()));
+  MCTargetOptions Options;
+  D->MAI.reset(TheTarget->createMCAsmInfo(*D->MRI, T->str(), Options));
+  D->STI.reset(TheTarget->createMCSubtargetInfo(T->str(), "", ""));
+  D->MII.reset(TheTarget->createMCInstrInfo());
+  if (!D->MRI || !D->MAI || !D->STI || !D->MII)
+    return disassemblerError("LLVM cannot describe " + T->str());
+  D->Ctx = std::make_unique<MCContext>(*T, D->MAI.get(), D->MRI.get(),
+                                       D->STI.get());
+  D->Dis.reset(TheTarget->createMCDisassembler(*D->STI, *D->Ctx));
+  D->Target = createGadgetTarget(*T, *D->MII);
+  D->Printer.reset(TheTarget->createMCInstPrinter(
+      *T, D->Target->printerVariant(), *D->MAI, *D->MII, *D->MRI));
+  if (!D->Dis || !D->Printer)
+    return disassemblerError("LLVM has no disassembler for " + T->str());
+  return D;
+}
+
+Disassembler::~Disassembler() = default;
+
+unsigned Disassembler::decode(ArrayRef<uint8_t> Bytes, uint64_t Address,
+                              MCInst &I) const {
+  uint64_t Size = 0;
+  if (Dis->getInstruction(I, Size, Bytes, Address, nulls()) !=
+      MCDisassembler::Success)
+    return 0;
+  return Size;
+}
+
+std::string Disassembler::print(ArrayRef<uint8_t> Bytes,
+                                uint64_t Address) const {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  for (uint64_t Offset = 0; Offset < Bytes.size();) {
+    MCInst I;
+    unsigned Size = decode(Bytes.drop_front(Offset), Address + Offset, I);
+    if (Size == 0) {
+      OS << (Offset ? " ; " : "") << "(bad)";
+      break;
+    }
+    std::string One;
+    raw_string_ostream OneOS(One);
+    Printer->printInst(&I, Address + Offset, "", *STI, OneOS);
+    // Printers indent and separate operands with tabs.
+    StringRef Trimmed = StringRef(One).trim();
+    OS << (Offset ? " ; " : "");
+    for (char C : Trimmed)
+      OS << (C == '\t' ? ' ' : C);
+    Offset += Size;
+  }
+  return Text;
+}
+
+namespace {
+
+/// What the instruction decoded at one offset is, for gadget purposes.
+enum Role : uint8_t { Invalid, Plain, Breaks, EndsRet, EndsJop, EndsSys };
+
+Role roleOf(const GadgetTarget &T, const MCInst &I) {
+  if (std::optional<GadgetKind> K = T.endingKind(I))
+    return Role(EndsRet + unsigned(*K));
+  return T.breaksGadget(I) ? Breaks : Plain;
+}
+
+} // namespace
+
+// Decodes every aligned offset once, then follows each start forward.
+static void findGadgetsIn(ArrayRef<uint8_t> Code, uint64_t Address,
+                          const Disassembler &D, const GadgetOptions &Opts,
+                          std::vector<Gadget> &Out,
+                          const std::function<void(uint64_t)> &Decoded) {
+  const unsigned Align = D.target().instructionAlignment();
+  std::vector<uint8_t> Size(Code.size()), Roles(Code.size(), Invalid);
+  for (uint64_t Offset = 0; Offset < Code.size(); Offset += Align) {
+    if ((Address + Offset) % Align)
+      continue;
+    MCInst I;
+    unsigned N = D.decode(Code.drop_front(Offset), Address + Offset, I);
+    if (N) {
+      Size[Offset] = N;
+      Roles[Offset] = roleOf(D.target(), I);
+    }
+    if (Decoded && (Offset & 0xffff) == 0)
+      Decoded(Offset);
+  }
+  for (uint64_t Start = 0; Start < Code.size(); Start += Align) {
+    uint64_t Offset = Start;
+    for (unsigned Count = 1; Count <= Opts.MaxInstructions; ++Count) {
+      Role R = Role(Roles[Offset]);
+      if (R == Invalid || R == Breaks)
+        break;
+      if (Opts.Reach && Offset - Start > Opts.Reach)
+        break;
+      if (R >= EndsRet) {
+        Out.push_back({Address + Start, uint32_t(Offset + Size[Offset] - Start),
+                       GadgetKind(R - EndsRet), uint8_t(Count)});
+        break;
+      }
+      Offset += Size[Offset];
+      if (Offset >= Code.size())
+        break;
+    }
+  }
+}
+
+std::vector<Gadget> findGadgets(ArrayRef<uint8_t> Code, uint64_t Address,
+                                const Disassembler &D,
+                                const GadgetOptions &Opts) {
+  std::vector<Gadget> Out;
+  findGadgetsIn(Code, Address, D, Opts, Out, nullptr);
+  return Out;
+}
+
+std::vector<Gadget> findGadgets(const ElfImage &Image, const Disassembler &D,
+                                const GadgetOptions &Opts,
+                                const ProgressFn &Progress) {
+  std::vector<Gadget> Out;
+  uint64_t Total = Image.codeSize(), Before = 0;
+  for (const CodeSegment &S : Image.code()) {
+    findGadgetsIn(S.Bytes, S.Address, D, Opts, Out, [&](uint64_t Done) {
+      if (Progress)
+        Progress(Before + Done, Total);
+    });
+    Before += S.Bytes.size();
+  }
+  if (Progress)
+    Progress(Total, Total);
+  return Out;
+}
+
+} // namespace divcc

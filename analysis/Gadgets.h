@@ -1,0 +1,107 @@
+//===- Gadgets.h - Finding code-reuse gadgets in machine code -------------===//
+//
+// A gadget is a sequence of at most N instructions (N counts the last one)
+// that runs straight into a gadget ending (see targets/GadgetTarget.h): a
+// return, an indirect jump or call, a system call. Gadgets may start at any
+// byte an instruction can start at, including the middle of an instruction
+// the compiler emitted, so every offset of every executable segment is
+// decoded once; then, for each ending, every start up to Reach bytes before
+// it is followed instruction by instruction. A start counts if it arrives
+// exactly at the ending in at most N instructions, through valid
+// instructions none of which surely transfers control elsewhere (a
+// conditional branch may be inside: its fall-through path is the gadget).
+//
+// This is ROPgadget's definition with the length measured in instructions
+// rather than bytes; `--depth D` of ROPgadget (starts up to D-1 bytes before
+// the ending) is Reach = D-1 with a large N.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIVCC_ANALYSIS_GADGETS_H
+#define DIVCC_ANALYSIS_GADGETS_H
+
+#include "targets/GadgetTarget.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class MCAsmInfo;
+class MCContext;
+class MCDisassembler;
+class MCInstPrinter;
+class MCInstrInfo;
+class MCRegisterInfo;
+class MCSubtargetInfo;
+} // namespace llvm
+
+namespace divcc {
+
+class ElfImage;
+
+/// LLVM's MC disassembler for one architecture, with its gadget knowledge.
+class Disassembler {
+public:
+  /// Fails for an architecture divtool cannot audit.
+  static llvm::Expected<std::unique_ptr<Disassembler>>
+  create(llvm::Triple::ArchType Arch);
+  ~Disassembler();
+
+  /// Decodes the instruction at the start of \p Bytes into \p I; returns its
+  /// size, or 0 if the bytes are no valid instruction.
+  unsigned decode(llvm::ArrayRef<uint8_t> Bytes, uint64_t Address,
+                  llvm::MCInst &I) const;
+  /// The instructions of \p Bytes as text, "pop rdi ; ret".
+  std::string print(llvm::ArrayRef<uint8_t> Bytes, uint64_t Address) const;
+  const GadgetTarget &target() const { return *Target; }
+
+private:
+  Disassembler() = default;
+
+  std::unique_ptr<llvm::MCRegisterInfo> MRI;
+  std::unique_ptr<llvm::MCAsmInfo> MAI;
+  std::unique_ptr<llvm::MCSubtargetInfo> STI;
+  std::unique_ptr<llvm::MCInstrInfo> MII;
+  std::unique_ptr<llvm::MCContext> Ctx;
+  std::unique_ptr<llvm::MCDisassembler> Dis;
+  std::unique_ptr<llvm::MCInstPrinter> Printer;
+  std::unique_ptr<GadgetTarget> Target;
+};
+
+struct GadgetOptions {
+  /// At most this many instructions, the ending included.
+  unsigned MaxInstructions = 5;
+  /// Starts at most this many bytes before the ending; 0 means as far as
+  /// MaxInstructions reach.
+  unsigned Reach = 0;
+};
+
+struct Gadget {
+  uint64_t Address;
+  uint32_t Size; // in bytes, the ending included
+  GadgetKind Kind;
+  uint8_t Instructions;
+};
+
+/// Called now and then with the bytes decoded so far and in total.
+using ProgressFn = std::function<void(uint64_t Done, uint64_t Total)>;
+
+/// The gadgets of \p Code, placed at \p Address, sorted by address.
+std::vector<Gadget> findGadgets(llvm::ArrayRef<uint8_t> Code, uint64_t Address,
+                                const Disassembler &D,
+                                const GadgetOptions &Opts);
+
+/// The gadgets of every executable segment of \p Image, sorted by address.
+std::vector<Gadget> findGadgets(const ElfImage &Image, const Disassembler &D,
+                                const GadgetOptions &Opts,
+                                const ProgressFn &Progress = nullptr);
+
+} // namespace divcc
+
+#endif

@@ -1,0 +1,34 @@
+//===- Subcommands.h - The subcommands of divtool -------------------------===//
+//
+// Each subcommand lives in its own folder and adds itself to divtool's
+// command line: its options, its help, and what to run when it is chosen.
+// The run function returns the process exit status: 0 for success, 1 for
+// bad input or a failed step (after printing "divtool: error: ..."), other
+// values as the subcommand documents.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIVCC_DIVTOOL_SUBCOMMANDS_H
+#define DIVCC_DIVTOOL_SUBCOMMANDS_H
+
+#include "llvm/Support/Error.h"
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace divcc {
+
+using RunSubcommand = std::function<int()>;
+
+/// Adds `audit` to \p Divtool; \p Run is set to it when it is chosen.
+void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run);
+
+/// Prints "divtool: error: MESSAGE" for \p E; returns exit status 1.
+int reportError(llvm::Error E);
+
+} // namespace divcc
+
+#endif

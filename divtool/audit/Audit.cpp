@@ -1,0 +1,284 @@
+//===- Audit.cpp - divtool audit: gadget survival across variants ---------===//
+//
+// The base is read and its gadgets found once; then each variant is read in
+// turn, its gadgets found (for "present anywhere") and every base gadget
+// looked up at its own address. Memory stays at about two binaries and their
+// decode tables, whatever the number of variants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "divtool/audit/Audit.h"
+
+#include "analysis/ElfImage.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace divcc {
+
+static Error auditError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+static StringRef bytesAt(const ElfImage &Image, uint64_t Address,
+                         uint64_t Size) {
+  return toStringRef(Image.codeAt(Address, Size));
+}
+
+namespace {
+
+/// Progress on stderr: one line per binary, redrawn in place.
+class ProgressLine {
+public:
+  ProgressLine(bool Enabled, size_t Count) : Enabled(Enabled), Count(Count) {}
+  ~ProgressLine() {
+    if (Shown)
+      errs() << "\n";
+  }
+
+  ProgressFn forBinary(size_t Index, StringRef Path) {
+    if (!Enabled)
+      return nullptr;
+    return [this, Index, Path = Path.str()](uint64_t Done, uint64_t Total) {
+      errs() << "\rdivtool audit: [" << Index << "/" << Count << "] " << Path
+             << ": " << (Total ? Done * 100 / Total : 100) << "%\x1b[K";
+      Shown = true;
+    };
+  }
+
+private:
+  bool Enabled;
+  size_t Count;
+  bool Shown = false;
+};
+
+/// One binary read and its gadgets found.
+struct ScannedBinary {
+  ElfImage Image;
+  std::vector<Gadget> Gadgets;
+  BinarySummary Summary;
+  StringMap<GadgetKind> Unique; // distinct gadget byte sequences
+};
+
+class Auditor {
+public:
+  Auditor(const AuditOptions &Opts, size_t Binaries)
+      : Opts(Opts), Progress(Opts.Progress, Binaries) {}
+
+  Expected<AuditResult> run(const std::string &BasePath,
+                            const std::vector<std::string> &VariantPaths);
+
+private:
+  Expected<ScannedBinary> scan(const std::string &Path, size_t Index);
+  void compare(const ScannedBinary &Base, const ScannedBinary &Variant,
+               VariantResult &Out, std::vector<uint32_t> &SurvivalCounts,
+               AuditResult &R);
+
+  const AuditOptions &Opts;
+  ProgressLine Progress;
+  std::unique_ptr<Disassembler> Dis;
+  Triple::ArchType Arch = Triple::UnknownArch;
+};
+
+} // namespace
+
+Expected<ScannedBinary> Auditor::scan(const std::string &Path, size_t Index) {
+  Expected<ElfImage> Image = ElfImage::open(Path);
+  if (!Image)
+    return Image.takeError();
+  if (!Dis) {
+    auto Created = Disassembler::create(Image->arch());
+    if (!Created)
+      return Created.takeError();
+    Dis = std::move(*Created);
+    Arch = Image->arch();
+  } else if (Image->arch() != Arch) {
+    return auditError("'" + Path + "': architecture " +
+                      Triple::getArchTypeName(Image->arch()) +
+                      " differs from the base's " +
+                      Triple::getArchTypeName(Arch));
+  }
+  ScannedBinary S{std::move(*Image), {}, {}, {}};
+  S.Gadgets =
+      findGadgets(S.Image, *Dis, Opts.Gadgets, Progress.forBinary(Index, Path));
+  S.Summary.Path = Path;
+  S.Summary.CodeBytes = S.Image.codeSize();
+  S.Summary.Gadgets = S.Gadgets.size();
+  for (const Gadget &G : S.Gadgets) {
+    ++S.Summary.ByKind[unsigned(G.Kind)];
+    S.Unique.try_emplace(bytesAt(S.Image, G.Address, G.Size), G.Kind);
+  }
+  S.Summary.UniqueGadgets = S.Unique.size();
+  for (const auto &Entry : S.Unique)
+    ++S.Summary.UniqueByKind[unsigned(Entry.getValue())];
+  return S;
+}
+
+// Share of [Address, Address + Size) of the base whose bytes differ at the
+// same address in the variant (all of it if the variant has no code there).
+static double movedShare(const ElfImage &Base, const ElfImage &Variant,
+                         uint64_t Address, uint64_t Size) {
+  ArrayRef<uint8_t> Before = Base.codeAt(Address, Size);
+  ArrayRef<uint8_t> After = Variant.codeAt(Address, Size);
+  if (Before.empty() || After.size() != Before.size())
+    return 1.0;
+  uint64_t Differing = 0;
+  for (size_t I = 0; I < Before.size(); ++I)
+    Differing += Before[I] != After[I];
+  return double(Differing) / double(Size);
+}
+
+void Auditor::compare(const ScannedBinary &Base, const ScannedBinary &Variant,
+                      VariantResult &Out, std::vector<uint32_t> &SurvivalCounts,
+                      AuditResult &R) {
+  for (size_t I = 0; I < Base.Gadgets.size(); ++I) {
+    const Gadget &G = Base.Gadgets[I];
+    StringRef Bytes = bytesAt(Base.Image, G.Address, G.Size);
+    if (bytesAt(Variant.Image, G.Address, G.Size) == Bytes) {
+      ++Out.Surviving;
+      ++Out.SurvivingByKind[unsigned(G.Kind)];
+      ++SurvivalCounts[I];
+    }
+  }
+  for (const auto &Entry : Base.Unique)
+    Out.PresentAnywhere += Variant.Unique.contains(Entry.getKey());
+  for (const ChainGadget &C : R.Chain)
+    Out.ChainIntact +=
+        bytesAt(Variant.Image, C.Address, C.Bytes.size()) ==
+        toStringRef(ArrayRef<uint8_t>(C.Bytes));
+
+  StringMap<uint64_t> VariantAddress;
+  for (const FunctionSymbol &F : Variant.Image.functions())
+    VariantAddress[F.Key] = F.Address;
+  for (FunctionResult &F : R.Functions) {
+    F.Moved += movedShare(Base.Image, Variant.Image, F.Address, F.Size);
+    auto It = VariantAddress.find(F.Name);
+    F.Shift.push_back(It == VariantAddress.end()
+                          ? std::nullopt
+                          : std::optional<int64_t>(It->second - F.Address));
+  }
+}
+
+// The chain's gadgets with their bytes in the base: from each address up to
+// and including the first gadget ending.
+static Expected<std::vector<ChainGadget>>
+chainBytes(std::vector<ChainGadget> Chain, const ElfImage &Base,
+           const Disassembler &D) {
+  for (ChainGadget &C : Chain) {
+    uint64_t Address = C.Address;
+    for (unsigned Count = 0; Count < 64; ++Count) {
+      MCInst I;
+      unsigned Size = D.decode(Base.codeFrom(Address), Address, I);
+      if (!Size)
+        break;
+      Address += Size;
+      if (D.target().endingKind(I)) {
+        ArrayRef<uint8_t> Bytes = Base.codeAt(C.Address, Address - C.Address);
+        C.Bytes.assign(Bytes.begin(), Bytes.end());
+        break;
+      }
+    }
+    if (C.Bytes.empty())
+      return auditError(formatv("ROPgadget's chain names address {0:x}, "
+                                "where the base has no gadget",
+                                C.Address)
+                            .str());
+  }
+  return Chain;
+}
+
+Expected<AuditResult>
+Auditor::run(const std::string &BasePath,
+             const std::vector<std::string> &VariantPaths) {
+  AuditResult R;
+  R.Gadgets = Opts.Gadgets;
+  Expected<ScannedBinary> Base = scan(BasePath, 1);
+  if (!Base)
+    return Base.takeError();
+  R.Base = Base->Summary;
+  if (Opts.Functions) {
+    if (!Base->Image.hasSymbolTable())
+      return auditError(
+          "'" + BasePath +
+          "': no symbol table (stripped); the per-function report needs "
+          "one: audit an unstripped copy, or pass --no-functions");
+    for (const FunctionSymbol &F : Base->Image.functions())
+      R.Functions.push_back({F.Key, F.Address, F.Size, 0, 0, 0, {}});
+  }
+  if (!Opts.RopGadget.empty()) {
+    R.ChainRequested = true;
+    auto Chain = buildRopChain(Opts.RopGadget, BasePath);
+    if (!Chain)
+      return Chain.takeError();
+    auto WithBytes = chainBytes(std::move(*Chain), Base->Image, *Dis);
+    if (!WithBytes)
+      return WithBytes.takeError();
+    R.Chain = std::move(*WithBytes);
+  }
+
+  std::vector<uint32_t> SurvivalCounts(Base->Gadgets.size());
+  for (size_t V = 0; V < VariantPaths.size(); ++V) {
+    Expected<ScannedBinary> Variant = scan(VariantPaths[V], V + 2);
+    if (!Variant)
+      return Variant.takeError();
+    R.Variants.emplace_back();
+    R.Variants.back().Binary = Variant->Summary;
+    compare(*Base, *Variant, R.Variants.back(), SurvivalCounts, R);
+  }
+
+  R.SurvivalHistogram.assign(VariantPaths.size() + 1, 0);
+  for (uint32_t Count : SurvivalCounts)
+    ++R.SurvivalHistogram[Count];
+  // Gadgets per function, by start address: both lists are sorted.
+  auto G = Base->Gadgets.begin();
+  for (size_t I = 0; I < R.Functions.size(); ++I) {
+    FunctionResult &F = R.Functions[I];
+    F.Moved /= double(VariantPaths.size());
+    G = std::lower_bound(G, Base->Gadgets.end(), F.Address,
+                         [](const Gadget &X, uint64_t A) {
+                           return X.Address < A;
+                         });
+    for (auto It = G; It != Base->Gadgets.end() &&
+                      It->Address < F.Address + F.Size;
+         ++It) {
+      ++F.Gadgets;
+      F.SurvivingSomewhere += SurvivalCounts[It - Base->Gadgets.begin()] > 0;
+    }
+  }
+  return R;
+}
+
+Expected<AuditResult> runAudit(const std::string &Base,
+                               const std::vector<std::string> &Variants,
+                               const AuditOptions &Opts) {
+  if (Variants.empty())
+    return auditError("no variants to compare with the base");
+  Auditor A(Opts, Variants.size() + 1);
+  return A.run(Base, Variants);
+}
+
+double AuditResult::survival(size_t V) const {
+  return Base.Gadgets ? double(Variants[V].Surviving) / double(Base.Gadgets)
+                      : 0.0;
+}
+
+uint64_t AuditResult::survivingInAtLeast(size_t K) const {
+  uint64_t N = 0;
+  for (size_t I = K; I < SurvivalHistogram.size(); ++I)
+    N += SurvivalHistogram[I];
+  return N;
+}
+
+unsigned AuditResult::chainsSurviving() const {
+  unsigned N = 0;
+  for (const VariantResult &V : Variants)
+    N += !Chain.empty() && V.ChainIntact == Chain.size();
+  return N;
+}
+
+} // namespace divcc

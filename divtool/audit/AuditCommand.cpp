@@ -1,0 +1,115 @@
+//===- AuditCommand.cpp - `divtool audit`: options and outputs ------------===//
+
+#include "divtool/Subcommands.h"
+#include "divtool/audit/Audit.h"
+#include "support/AtomicOutput.h"
+
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+using namespace llvm;
+
+namespace divcc {
+namespace {
+
+struct AuditCommandLine {
+  std::string Base;
+  std::vector<std::string> Variants;
+  AuditOptions Opts;
+  bool NoFunctions = false;
+  bool Chain = false;
+  std::string RopGadget = "ROPgadget";
+  bool Json = false;
+  std::string Html;
+  std::optional<bool> Progress;
+  std::optional<double> MaxSurvival;
+};
+
+int runAuditCommand(AuditCommandLine &C) {
+  C.Opts.Functions = !C.NoFunctions;
+  if (C.Chain)
+    C.Opts.RopGadget = C.RopGadget;
+  C.Opts.Progress =
+      C.Progress.value_or(sys::Process::StandardErrHasColors() ||
+                          sys::Process::StandardErrIsDisplayed());
+  Expected<AuditResult> R = runAudit(C.Base, C.Variants, C.Opts);
+  if (!R)
+    return reportError(R.takeError());
+
+  if (C.Json)
+    outs() << auditJson(*R);
+  else
+    printAuditTable(*R, outs());
+  if (!C.Html.empty())
+    if (Error E = writeFileAtomically(C.Html, auditHtml(*R)))
+      return reportError(createStringError(
+          inconvertibleErrorCode(),
+          "cannot write '" + C.Html + "': " + toString(std::move(E))));
+
+  if (C.MaxSurvival) {
+    for (size_t V = 0; V < R->Variants.size(); ++V)
+      if (R->survival(V) * 100 > *C.MaxSurvival) {
+        errs() << "divtool: audit: " << R->Variants[V].Binary.Path << ": "
+               << format("%.2f", R->survival(V) * 100)
+               << "% of the base's gadgets survive, more than --max-survival="
+               << *C.MaxSurvival << "\n";
+        return 3;
+      }
+  }
+  return 0;
+}
+
+} // namespace
+
+void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
+  auto C = std::make_shared<AuditCommandLine>();
+  CLI::App *Audit = Divtool.add_subcommand(
+      "audit", "Count code-reuse gadgets and how many survive across variants");
+  Audit->description(
+      "Finds the code-reuse gadgets of BASE (sequences of instructions that "
+      "end in a return, an indirect jump or call, or a system call, starting "
+      "at any byte) and reports, for each VARIANT, the share of them found "
+      "at the same address with the same bytes: the gadgets an attacker who "
+      "studied BASE can still use blindly. BASE and VARIANTs are ELF "
+      "executables or shared objects (x86-64).");
+  Audit->add_option("base", C->Base, "The binary an attacker studied")
+      ->required();
+  Audit->add_option("variants", C->Variants,
+                    "Variants of it to check (one or more)")
+      ->required();
+  Audit->add_option("--depth", C->Opts.Gadgets.MaxInstructions,
+                    "At most N instructions per gadget, the last included")
+      ->default_val(5)
+      ->check(CLI::Range(1, 64));
+  Audit->add_option("--reach", C->Opts.Gadgets.Reach,
+                    "Gadgets start at most BYTES before their last "
+                    "instruction (0: no limit; ROPgadget's --depth D is "
+                    "--reach D-1)")
+      ->default_val(0)
+      ->check(CLI::Range(0, 1024));
+  Audit->add_flag("--no-functions", C->NoFunctions,
+                  "Skip the per-function report (needed for stripped binaries)");
+  Audit->add_flag("--chain", C->Chain,
+                  "Build a ROP chain for BASE with ROPgadget and check it in "
+                  "each variant");
+  Audit->add_option("--ropgadget", C->RopGadget,
+                    "The ROPgadget program --chain runs")
+      ->default_val("ROPgadget");
+  Audit->add_flag("--json", C->Json,
+                  "Print the results as JSON instead of a table");
+  Audit->add_option("--html", C->Html,
+                    "Also write a self-contained HTML report with plots");
+  Audit->add_flag("--progress,!--no-progress", C->Progress,
+                  "Show progress on stderr (default: when it is a terminal)");
+  Audit->add_option("--max-survival", C->MaxSurvival,
+                    "Exit with status 3 if more than PERCENT of BASE's "
+                    "gadgets survive in any variant")
+      ->check(CLI::Range(0.0, 100.0));
+  Audit->footer("Exit status: 0 on success, 1 on bad input, 2 on a usage "
+                "error, 3 if --max-survival is exceeded.");
+  Audit->callback([&Run, C] { Run = [C] { return runAuditCommand(*C); }; });
+}
+
+} // namespace divcc

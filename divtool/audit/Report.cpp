@@ -1,0 +1,172 @@
+//===- Report.cpp - divtool audit's table and JSON ------------------------===//
+//
+// The table is for a person at a terminal: one line per variant, then the
+// population view and the functions where gadgets survive. The JSON holds
+// everything the table shows and the per-function data, with stable field
+// names (documented in docs/manual.md) for scripts and CI gates.
+//
+//===----------------------------------------------------------------------===//
+
+#include "divtool/audit/Audit.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace divcc {
+
+static std::string percent(double Share) {
+  return formatv("{0:F2}%", Share * 100).str();
+}
+
+static double share(uint64_t Part, uint64_t Whole) {
+  return Whole ? double(Part) / double(Whole) : 0.0;
+}
+
+static void printKinds(const KindCounts &Counts, raw_ostream &OS) {
+  for (unsigned K = 0; K < NumGadgetKinds; ++K)
+    OS << (K ? ", " : "") << gadgetKindName(GadgetKind(K)) << " "
+       << Counts[K];
+}
+
+void printAuditTable(const AuditResult &R, raw_ostream &OS) {
+  OS << "base: " << R.Base.Path << "\n  " << R.Base.CodeBytes
+     << " bytes of code, " << R.Base.Gadgets << " gadgets (";
+  printKinds(R.Base.ByKind, OS);
+  OS << "), " << R.Base.UniqueGadgets << " unique; at most "
+     << R.Gadgets.MaxInstructions << " instructions"
+     << (R.Gadgets.Reach ? formatv(", {0} bytes", R.Gadgets.Reach).str() : "")
+     << "\n\n";
+
+  size_t Width = 7;
+  for (const VariantResult &V : R.Variants)
+    Width = std::max(Width, V.Binary.Path.size());
+  OS << left_justify("variant", Width) << "  " << right_justify("gadgets", 9)
+     << right_justify("surviving", 11) << right_justify("survival", 10)
+     << right_justify("moved but present", 19);
+  if (R.ChainRequested)
+    OS << right_justify("chain", 10);
+  OS << "\n";
+  for (size_t I = 0; I < R.Variants.size(); ++I) {
+    const VariantResult &V = R.Variants[I];
+    OS << left_justify(V.Binary.Path, Width) << "  "
+       << right_justify(std::to_string(V.Binary.Gadgets), 9)
+       << right_justify(std::to_string(V.Surviving), 11)
+       << right_justify(percent(R.survival(I)), 10)
+       << right_justify(
+              percent(share(V.PresentAnywhere, R.Base.UniqueGadgets)), 19);
+    if (R.ChainRequested)
+      OS << right_justify(formatv("{0}/{1}", V.ChainIntact, R.Chain.size()).str(),
+                          10);
+    OS << "\n";
+  }
+
+  OS << "\nbase gadgets surviving in at least k of " << R.Variants.size()
+     << " variants:";
+  for (size_t K = 1; K < R.SurvivalHistogram.size(); ++K)
+    OS << "  k=" << K << ": " << R.survivingInAtLeast(K);
+  OS << "\n";
+  if (R.ChainRequested) {
+    if (R.Chain.empty())
+      OS << "ROP chain: ROPgadget found no complete chain for the base\n";
+    else
+      OS << "ROP chain (ROPgadget, " << R.Chain.size()
+         << " gadget addresses): intact in " << R.chainsSurviving() << " of "
+         << R.Variants.size() << " variants\n";
+  }
+
+  std::vector<const FunctionResult *> Leaking;
+  for (const FunctionResult &F : R.Functions)
+    if (F.SurvivingSomewhere)
+      Leaking.push_back(&F);
+  if (R.Functions.empty())
+    return;
+  std::stable_sort(Leaking.begin(), Leaking.end(), [](auto *A, auto *B) {
+    return A->SurvivingSomewhere > B->SurvivingSomewhere;
+  });
+  OS << "\nfunctions: " << R.Functions.size() << ", " << Leaking.size()
+     << " with gadgets surviving in some variant";
+  if (Leaking.empty()) {
+    OS << "\n";
+    return;
+  }
+  OS << "; the first " << std::min<size_t>(10, Leaking.size()) << ":\n";
+  OS << "  " << right_justify("gadgets", 8) << right_justify("surviving", 11)
+     << right_justify("moved", 9) << "  function\n";
+  for (size_t I = 0; I < Leaking.size() && I < 10; ++I)
+    OS << "  " << right_justify(std::to_string(Leaking[I]->Gadgets), 8)
+       << right_justify(std::to_string(Leaking[I]->SurvivingSomewhere), 11)
+       << right_justify(percent(Leaking[I]->Moved), 9) << "  "
+       << Leaking[I]->Name << "\n";
+}
+
+static nlohmann::json kindsJson(const KindCounts &Counts) {
+  nlohmann::json J;
+  for (unsigned K = 0; K < NumGadgetKinds; ++K)
+    J[gadgetKindName(GadgetKind(K))] = Counts[K];
+  return J;
+}
+
+static nlohmann::json binaryJson(const BinarySummary &B) {
+  return {{"path", B.Path},
+          {"code_bytes", B.CodeBytes},
+          {"gadgets", B.Gadgets},
+          {"unique_gadgets", B.UniqueGadgets},
+          {"by_kind", kindsJson(B.ByKind)},
+          {"unique_by_kind", kindsJson(B.UniqueByKind)}};
+}
+
+std::string auditJson(const AuditResult &R) {
+  nlohmann::json J;
+  J["gadget_options"] = {{"max_instructions", R.Gadgets.MaxInstructions},
+                         {"reach", R.Gadgets.Reach}};
+  J["base"] = binaryJson(R.Base);
+  J["variants"] = nlohmann::json::array();
+  for (size_t I = 0; I < R.Variants.size(); ++I) {
+    const VariantResult &V = R.Variants[I];
+    nlohmann::json VJ = binaryJson(V.Binary);
+    VJ["surviving"] = V.Surviving;
+    VJ["surviving_by_kind"] = kindsJson(V.SurvivingByKind);
+    VJ["survival"] = R.survival(I);
+    VJ["present_anywhere"] = V.PresentAnywhere;
+    VJ["present_anywhere_share"] =
+        share(V.PresentAnywhere, R.Base.UniqueGadgets);
+    if (R.ChainRequested)
+      VJ["chain_intact"] = V.ChainIntact;
+    J["variants"].push_back(std::move(VJ));
+  }
+  J["survival_histogram"] = R.SurvivalHistogram;
+  nlohmann::json AtLeast = nlohmann::json::array();
+  for (size_t K = 0; K < R.SurvivalHistogram.size(); ++K)
+    AtLeast.push_back(R.survivingInAtLeast(K));
+  J["surviving_in_at_least"] = AtLeast;
+  if (R.ChainRequested) {
+    nlohmann::json Gadgets = nlohmann::json::array();
+    for (const ChainGadget &C : R.Chain)
+      Gadgets.push_back({{"address", C.Address}, {"gadget", C.Text}});
+    J["chain"] = {{"gadgets", Gadgets},
+                  {"complete", !R.Chain.empty()},
+                  {"variants_with_chain_intact", R.chainsSurviving()}};
+  }
+  J["functions"] = nlohmann::json::array();
+  for (const FunctionResult &F : R.Functions) {
+    nlohmann::json Shift = nlohmann::json::array();
+    for (const std::optional<int64_t> &S : F.Shift)
+      Shift.push_back(S ? nlohmann::json(*S) : nlohmann::json());
+    J["functions"].push_back({{"name", F.Name},
+                              {"address", F.Address},
+                              {"size", F.Size},
+                              {"gadgets", F.Gadgets},
+                              {"surviving_somewhere", F.SurvivingSomewhere},
+                              {"moved", F.Moved},
+                              {"shift", Shift}});
+  }
+  return J.dump(2) + "\n";
+}
+
+} // namespace divcc

@@ -1,0 +1,59 @@
+//===- divtool.cpp - divcc's companion tool -------------------------------===//
+//
+// divtool works on what divcc builds: it measures how much a population of
+// variants resists code reuse (audit). Each subcommand is in its own folder.
+//
+//===----------------------------------------------------------------------===//
+
+#include "divtool/Subcommands.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+using namespace divcc;
+
+int divcc::reportError(llvm::Error E) {
+  llvm::handleAllErrors(std::move(E), [](const llvm::ErrorInfoBase &Info) {
+    llvm::errs() << "divtool: error: " << Info.message() << "\n";
+  });
+  return 1;
+}
+
+int main(int Argc, char **Argv) {
+  CLI::App Divtool("divtool: measure and manage diversified builds made by "
+                   "divcc",
+                   "divtool");
+  Divtool.set_version_flag("--version", "divtool " DIVCC_VERSION);
+  Divtool.require_subcommand(1);
+  Divtool.footer("Run 'divtool SUBCOMMAND --help' for a subcommand's "
+                 "options. Manual: docs/manual.md.");
+  RunSubcommand Run;
+  addAuditSubcommand(Divtool, Run);
+
+  // CLI11 would only say "a subcommand is required".
+  if (Argc > 1 && Argv[1][0] != '-') {
+    std::string Known;
+    bool Found = false;
+    for (const CLI::App *Sub : Divtool.get_subcommands({})) {
+      Found |= Sub->get_name() == Argv[1];
+      Known += (Known.empty() ? "" : ", ") + Sub->get_name();
+    }
+    if (!Found) {
+      llvm::errs() << "divtool: error: unknown subcommand '" << Argv[1]
+                   << "' (known: " << Known << ")\n";
+      return 2;
+    }
+  }
+
+  try {
+    Divtool.parse(Argc, Argv);
+  } catch (const CLI::Success &E) { // --help, --version
+    return Divtool.exit(E);
+  } catch (const CLI::ParseError &E) {
+    llvm::errs() << "divtool: error: " << E.what()
+                 << "\nRun 'divtool --help' for usage.\n";
+    return 2;
+  }
+  return Run();
+}
