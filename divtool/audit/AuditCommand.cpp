@@ -54,7 +54,7 @@ int runAuditCommand(AuditCommandLine &C) {
         errs() << "divtool: audit: " << R->Variants[V].Binary.Path << ": "
                << format("%.2f", R->survival(V) * 100)
                << "% of the base's gadgets survive, more than --max-survival="
-               << *C.MaxSurvival << "\n";
+               << format("%g", *C.MaxSurvival) << "\n";
         return 3;
       }
   }

@@ -306,7 +306,7 @@ public:
   double xPixels(double Span) const {
     return std::fabs(x(S.X.Lo + Span) - x(S.X.Lo));
   }
-  /// The whole <svg> element.
+  /// The whole <svg> element; the plot is done with.
   std::string finish();
 
 private:
@@ -317,6 +317,10 @@ private:
   double y(double V) const { return position(S.Y, V, Top + PlotH, Top); }
   void layoutLegend();
   void frame();
+  /// A line and a text, in pixels.
+  void line(double X1, double Y1, double X2, double Y2, StringRef Class);
+  void text(double X, double Y, StringRef Text, StringRef Anchor,
+            StringRef Class, StringRef Transform = "");
 
   PlotSpec S;
   std::vector<Tick> XTicks, YTicks;
@@ -380,6 +384,26 @@ void SvgPlot::layoutLegend() {
   LegendRows = S.Legend.empty() ? 0 : Row + 1;
 }
 
+void SvgPlot::line(double X1, double Y1, double X2, double Y2,
+                   StringRef Class) {
+  OS << "<line";
+  if (!Class.empty())
+    OS << " class=\"" << Class << "\"";
+  OS << " x1=\"" << fixed(X1, 1) << "\" y1=\"" << fixed(Y1, 1) << "\" x2=\""
+     << fixed(X2, 1) << "\" y2=\"" << fixed(Y2, 1) << "\"/>\n";
+}
+
+void SvgPlot::text(double X, double Y, StringRef Text, StringRef Anchor,
+                   StringRef Class, StringRef Transform) {
+  OS << "<text class=\"" << Class << "\" text-anchor=\"" << Anchor << "\"";
+  if (Transform.empty())
+    OS << " x=\"" << fixed(X, 1) << "\" y=\"" << fixed(Y, 1) << "\"";
+  else
+    OS << " transform=\"translate(" << fixed(X, 1) << " " << fixed(Y, 1) << ") "
+       << Transform << "\"";
+  OS << ">" << escape(Text) << "</text>\n";
+}
+
 void SvgPlot::frame() {
   std::string W = fixed(S.Width, 0), H = fixed(Height, 0);
   OS << "<svg id=\"" << S.Id << "\" role=\"img\" aria-labelledby=\"" << S.Id
@@ -387,60 +411,41 @@ void SvgPlot::frame() {
      << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
      << "\">\n<title id=\"" << S.Id << "-title\">" << escape(S.Title)
      << "</title>\n<rect class=\"bg\" width=\"" << W << "\" height=\"" << H
-     << "\"/>\n<text class=\"plot-title\" x=\"" << fixed(Left, 1)
-     << "\" y=\"22\">" << escape(S.Title) << "</text>\n";
+     << "\"/>\n";
+  text(Left, 22, S.Title, "start", "plot-title");
 
   for (size_t I = 0; I < S.Legend.size(); ++I) {
     double LX = Left + LegendAt[I].first;
     double LY = TitleBand + LegendAt[I].second * LegendRowHeight;
     OS << "<rect class=\"swatch\" x=\"" << fixed(LX, 1) << "\" y=\""
        << fixed(LY, 1) << "\" width=\"12\" height=\"12\" fill=\""
-       << S.Legend[I].Colour << "\"/><text class=\"legend\" x=\""
-       << fixed(LX + 18, 1) << "\" y=\"" << fixed(LY + 10.5, 1) << "\">"
-       << escape(S.Legend[I].Label) << "</text>\n";
+       << S.Legend[I].Colour << "\"/>\n";
+    text(LX + 18, LY + 10.5, S.Legend[I].Label, "start", "legend");
   }
 
   // Grid lines behind the data, at the numeric ticks.
-  OS << "<g class=\"grid\">\n";
+  double Right = Left + PlotW, Bottom = Top + PlotH;
   if (S.X.Format != TickFormat::Category)
     for (const Tick &T : XTicks)
-      OS << "<line x1=\"" << fixed(x(T.Value), 1) << "\" x2=\""
-         << fixed(x(T.Value), 1) << "\" y1=\"" << fixed(Top, 1) << "\" y2=\""
-         << fixed(Top + PlotH, 1) << "\"/>\n";
+      line(x(T.Value), Top, x(T.Value), Bottom, "grid");
   if (S.Y.Format != TickFormat::Category)
     for (const Tick &T : YTicks)
-      OS << "<line x1=\"" << fixed(Left, 1) << "\" x2=\""
-         << fixed(Left + PlotW, 1) << "\" y1=\"" << fixed(y(T.Value), 1)
-         << "\" y2=\"" << fixed(y(T.Value), 1) << "\"/>\n";
-  OS << "</g>\n";
+      line(Left, y(T.Value), Right, y(T.Value), "grid");
 
-  double Bottom = Top + PlotH;
-  OS << "<g class=\"ticks\">\n";
-  for (const Tick &T : XTicks)
-    OS << "<line x1=\"" << fixed(x(T.Value), 1) << "\" x2=\""
-       << fixed(x(T.Value), 1) << "\" y1=\"" << fixed(Bottom, 1) << "\" y2=\""
-       << fixed(Bottom + TickLength, 1)
-       << "\"/><text text-anchor=\"middle\" x=\"" << fixed(x(T.Value), 1)
-       << "\" y=\"" << fixed(Bottom + TickLength + 13, 1) << "\">"
-       << escape(T.Label) << "</text>\n";
-  for (const Tick &T : YTicks)
-    OS << "<line x1=\"" << fixed(Left - TickLength, 1) << "\" x2=\""
-       << fixed(Left, 1) << "\" y1=\"" << fixed(y(T.Value), 1) << "\" y2=\""
-       << fixed(y(T.Value), 1) << "\"/><text text-anchor=\"end\" x=\""
-       << fixed(Left - TickLength - 3, 1) << "\" y=\""
-       << fixed(y(T.Value) + 4, 1) << "\">" << escape(T.Label) << "</text>\n";
-  OS << "</g>\n";
+  for (const Tick &T : XTicks) {
+    line(x(T.Value), Bottom, x(T.Value), Bottom + TickLength, "tick");
+    text(x(T.Value), Bottom + TickLength + 13, T.Label, "middle", "tick");
+  }
+  for (const Tick &T : YTicks) {
+    line(Left - TickLength, y(T.Value), Left, y(T.Value), "tick");
+    text(Left - TickLength - 3, y(T.Value) + 4, T.Label, "end", "tick");
+  }
 
   if (!S.X.Title.empty())
-    OS << "<text class=\"axis-title\" text-anchor=\"middle\" x=\""
-       << fixed(Left + PlotW / 2, 1) << "\" y=\""
-       << fixed(Bottom + TickLength + 36, 1) << "\">" << escape(S.X.Title)
-       << "</text>\n";
+    text(Left + PlotW / 2, Bottom + TickLength + 36, S.X.Title, "middle",
+         "axis-title");
   if (!S.Y.Title.empty())
-    OS << "<text class=\"axis-title\" text-anchor=\"middle\" "
-          "transform=\"translate(18 "
-       << fixed(Top + PlotH / 2, 1) << ") rotate(-90)\">" << escape(S.Y.Title)
-       << "</text>\n";
+    text(18, Top + PlotH / 2, S.Y.Title, "middle", "axis-title", "rotate(-90)");
 }
 
 void SvgPlot::bar(double X0, double X1, double Y0, double Y1, StringRef Colour,
@@ -461,16 +466,10 @@ void SvgPlot::point(double X, double Y, StringRef Colour, StringRef Tip) {
 
 void SvgPlot::label(double X, double Y, StringRef Text, double DX, double DY,
                     StringRef Anchor) {
-  OS << "<text class=\"value\" text-anchor=\"" << Anchor << "\" x=\""
-     << fixed(x(X) + DX, 1) << "\" y=\"" << fixed(y(Y) + DY, 1) << "\">"
-     << escape(Text) << "</text>\n";
+  text(x(X) + DX, y(Y) + DY, Text, Anchor, "value");
 }
 
-void SvgPlot::rule(double Y) {
-  OS << "<line class=\"rule\" x1=\"" << fixed(Left, 1) << "\" x2=\""
-     << fixed(Left + PlotW, 1) << "\" y1=\"" << fixed(y(Y), 1) << "\" y2=\""
-     << fixed(y(Y), 1) << "\"/>\n";
-}
+void SvgPlot::rule(double Y) { line(Left, y(Y), Left + PlotW, y(Y), "rule"); }
 
 std::string SvgPlot::finish() {
   // The axis lines go over the data, so that bars do not hide them.
@@ -525,7 +524,7 @@ Figure survivalPlot(const AuditResult &R) {
   if (S.Y.Log) {
     S.Y.Title = "base gadgets (log scale)";
     S.Y.Lo = std::pow(10.0, std::floor(std::log10(double(MinNonZero)))) / 2;
-    S.Y.Hi = double(Max) * 2.5;
+    S.Y.Hi = std::pow(10.0, std::ceil(std::log10(double(Max) * 1.6)));
   } else {
     S.Y.Title = "base gadgets";
     S.Y.Hi = double(Max) * 1.12;
@@ -715,8 +714,8 @@ svg text { font-family: ui-monospace, "DejaVu Sans Mono", monospace;
 svg .plot-title { font: 600 15px system-ui, "DejaVu Sans", sans-serif; }
 svg .legend, svg .axis-title { font: 12px system-ui, "DejaVu Sans",
   sans-serif; }
-svg .grid line { stroke: #e6e8eb; }
-svg .ticks line, svg .axis { stroke: #555; fill: none; }
+svg line.grid { stroke: #e6e8eb; }
+svg line.tick, svg .axis { stroke: #555; fill: none; }
 svg .rule { stroke: #888; stroke-dasharray: 4 3; }
 svg circle.mark { fill-opacity: 0.8; stroke: #fff; stroke-width: 0.6; }
 svg .mark:hover { stroke: #000; stroke-width: 1.5; }

@@ -8,8 +8,8 @@ and headless Chromium renders the page. Checked:
     no script, so any message, "Uncaught ..." above all, is a fault);
   - the DOM has the three plots (svg#plot-survival, #plot-functions,
     #plot-shift), each role="img" with a <title>, and in each exactly as
-    many bars or points as the audit's JSON output calls for, at least
-    MIN_MARKS in each;
+    many bars or points as the audit's JSON output calls for, and at least
+    MIN_MARKS;
   - the variant table has a row per variant with its survival share, and
     paths from the command line come out as text: the binaries sit in a
     directory whose name holds <, >, &, ' and ";
@@ -32,7 +32,10 @@ import corpus
 
 PROGRAM = corpus.CORPUS / "c_recursion.c"
 VARIANTS = 3
-MIN_MARKS = 3
+# Bars or points each plot must have at least: gadgets survive nowhere and
+# in every variant (crt code divcc does not build); the program has many
+# functions, each found in every variant.
+MIN_MARKS = {"plot-survival": 2, "plot-functions": 3, "plot-shift": 3 * VARIANTS}
 PLOTS = ("plot-survival", "plot-functions", "plot-shift")
 # HtmlReport.cpp: gadgets that survive (ExposedColour) and that do not
 # (SafeColour); both fill bars in the survival and per-function plots.
@@ -287,10 +290,11 @@ def main():
                  f"svg#{plot} has a <title>", repr(svg["title"].strip()))
         kind, want = expected[plot]
         got = svg["marks"][kind]
-        c.expect(want >= MIN_MARKS, f"{plot}: the audit has data for it",
-                 f"{want} {kind}s expected")
-        c.expect(got == want and got >= MIN_MARKS, f"{plot}: {got} data {kind}s",
-                 f"expected {want}, at least {MIN_MARKS}")
+        least = MIN_MARKS[plot]
+        c.expect(want >= least, f"{plot}: the audit's JSON calls for {least} {kind}s "
+                 "or more", f"{want}")
+        c.expect(got == want and got >= least, f"{plot}: {got} data {kind}s in the DOM",
+                 f"expected {want}, at least {least}")
 
     rows = [r for r in dom.rows if r]
     c.expect(len(rows) == VARIANTS, f"variant table has {VARIANTS} rows", f"{len(rows)} rows")
