@@ -235,6 +235,8 @@ Auditor::run(const std::string &BasePath,
   for (uint32_t Count : SurvivalCounts)
     ++R.SurvivalHistogram[Count];
   // Gadgets per function, by start address: both lists are sorted.
+  if (Opts.Functions)
+    R.SurvivingOutsideFunctions = R.survivingInAtLeast(1);
   auto G = Base->Gadgets.begin();
   for (size_t I = 0; I < R.Functions.size(); ++I) {
     FunctionResult &F = R.Functions[I];
@@ -249,6 +251,7 @@ Auditor::run(const std::string &BasePath,
       ++F.Gadgets;
       F.SurvivingSomewhere += SurvivalCounts[It - Base->Gadgets.begin()] > 0;
     }
+    R.SurvivingOutsideFunctions -= F.SurvivingSomewhere;
   }
   return R;
 }

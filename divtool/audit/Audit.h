@@ -89,6 +89,10 @@ struct AuditResult {
   /// [k]: base gadgets that survive in exactly k variants, k = 0..n.
   std::vector<uint64_t> SurvivalHistogram;
   std::vector<FunctionResult> Functions;
+  /// Base gadgets surviving in some variant that lie in no function symbol
+  /// of the base: code divcc did not compile or cannot move, such as the
+  /// PLT and the C runtime's start files (with the per-function report).
+  uint64_t SurvivingOutsideFunctions = 0;
   bool ChainRequested = false;
   /// The chain ROPgadget built for the base; empty if it found none.
   std::vector<ChainGadget> Chain;

@@ -89,7 +89,10 @@ void printAuditTable(const AuditResult &R, raw_ostream &OS) {
   std::stable_sort(Leaking.begin(), Leaking.end(), [](auto *A, auto *B) {
     return A->SurvivingSomewhere > B->SurvivingSomewhere;
   });
-  OS << "\nfunctions: " << R.Functions.size() << ", " << Leaking.size()
+  OS << "\nsurviving gadgets outside any function symbol (PLT, C runtime "
+        "start files): "
+     << R.SurvivingOutsideFunctions << "\n";
+  OS << "functions: " << R.Functions.size() << ", " << Leaking.size()
      << " with gadgets surviving in some variant";
   if (Leaking.empty()) {
     OS << "\n";
@@ -153,6 +156,8 @@ std::string auditJson(const AuditResult &R) {
                   {"complete", !R.Chain.empty()},
                   {"variants_with_chain_intact", R.chainsSurviving()}};
   }
+  if (!R.Functions.empty())
+    J["surviving_outside_functions"] = R.SurvivingOutsideFunctions;
   J["functions"] = nlohmann::json::array();
   for (const FunctionResult &F : R.Functions) {
     nlohmann::json Shift = nlohmann::json::array();
@@ -166,7 +171,9 @@ std::string auditJson(const AuditResult &R) {
                               {"moved", F.Moved},
                               {"shift", Shift}});
   }
-  return J.dump(2) + "\n";
+  // Symbol names need not be UTF-8; JSON must be.
+  return J.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n";
 }
 
 } // namespace divcc
