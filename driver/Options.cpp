@@ -224,7 +224,7 @@ Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args) {
     StringRef Value;
     if (const OptionInfo *O = findOption(A, Value)) {
       if (Error E = O->Handle(S, Value, O->Spelling))
-        return std::move(E);
+        return E;
       continue;
     }
     if (A == "--help" || A == "-help")
@@ -246,7 +246,7 @@ Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args) {
   // --help and --version need no key (and must work with a bad seed file).
   if (!S.Result.Help && !S.Result.Version)
     if (Error E = loadMasterKey(S.Result.Cfg, S.InlineSecret))
-      return std::move(E);
+      return E;
   return std::move(S.Result);
 }
 

@@ -12,7 +12,10 @@
 #ifndef DIVCC_TARGETS_MACROFUSION_H
 #define DIVCC_TARGETS_MACROFUSION_H
 
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/ScheduleDAGMutation.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <memory>
@@ -24,6 +27,21 @@ namespace divcc {
 /// fuse (the macrofusion and branchfusion tuning features), exactly as
 /// LLVM's x86 scheduler does.
 std::unique_ptr<llvm::ScheduleDAGMutation> createX86MacroFusionMutation();
+
+/// Whether the x86 branch \p Second, right after \p First, fuses with it
+/// on the subtarget the function is compiled for.
+bool isX86MacroFusedPair(const llvm::MachineInstr &First,
+                         const llvm::MachineInstr &Second);
+
+/// Whether \p First and \p Second, adjacent in that order, are decoded as
+/// one by the cores the function is tuned for: nothing may be inserted
+/// between them without costing a cycle on every execution.
+inline bool isMacroFusedPair(const llvm::MachineInstr &First,
+                             const llvm::MachineInstr &Second) {
+  if (First.getMF()->getTarget().getTargetTriple().isX86())
+    return isX86MacroFusedPair(First, Second);
+  return false;
+}
 
 /// The mutation that keeps the macro-fused pairs of \p T adjacent, or null
 /// if divcc knows of none for \p T.

@@ -23,8 +23,10 @@
 //   - the place before a debug, CFI, label or other meta instruction (a NOP
 //     between an instruction and its CFI would make the unwind tables wrong
 //     for that NOP), before an instruction inside a bundle, before inline
-//     assembly, before an instruction that must stay first (ENDBR64), and
-//     between two terminators.
+//     assembly, before an instruction that must stay first (ENDBR64),
+//     between two terminators, and between a compare and the conditional
+//     branch the processor fuses with it (x86 macro fusion: a NOP there
+//     would cost a cycle on every execution of the branch).
 // Debug instructions never consume random draws, so -g changes no code.
 //
 // Profile-guided mode (-fdiversify-nop-probability-min/max): NOPs in hot
@@ -43,6 +45,7 @@
 #include "driver/Config.h"
 #include "random/RandomStream.h"
 #include "targets/DiversityTarget.h"
+#include "targets/MacroFusion.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -52,9 +55,9 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ProfileSummary.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <cmath>
-#include "llvm/Target/TargetMachine.h"
 
 using namespace llvm;
 
@@ -128,7 +131,9 @@ NopInsertion::eligiblePlaces(MachineFunction &MF) const {
         continue;
       bool BetweenTerminators =
           MI.isTerminator() && Prev && Prev->isTerminator();
-      if (!BetweenTerminators && !MI.isInsideBundle() && !MI.isInlineAsm() &&
+      bool SplitsFusedPair = Prev && isMacroFusedPair(*Prev, MI);
+      if (!BetweenTerminators && !SplitsFusedPair && !MI.isInsideBundle() &&
+          !MI.isInlineAsm() &&
           !isRuntimePatchPoint(MI) && !Target->mustStayFirst(MI))
         Places.push_back(&MI);
       Prev = &MI;

@@ -17,7 +17,10 @@
 // and X86BaseInfo.h in LLVM), so that divcc's scheduler builds the same
 // scheduling DAG as clang's. The first instruction's forms are register,
 // immediate and register-memory (and memory-register for cmp and test);
-// memory-immediate forms do not fuse.
+// memory-immediate forms do not fuse. The second encoding of each
+// register-register form (LLVM's rr_REV, which only divcc's instruction
+// substitution produces, after scheduling) fuses like the first: the cores
+// fuse operations, not opcode bytes.
 //
 // Opcodes and the two tuning features are looked up by name, once per
 // process: their numbers are generated into headers that the installed LLVM
@@ -123,13 +126,17 @@ StringMap<FirstKind> firstInstructionNames() {
        "32mr", "32ri", "32rr", "64i32", "64mr", "64ri32", "64rr"});
   for (StringRef Mnemonic : {"AND", "ADD", "SUB"})
     Add(Mnemonic == "AND" ? FirstKind::And : FirstKind::AddSub, Mnemonic,
-        {"8i8",   "8ri",   "8ri8",   "8rm",   "8rr",  "16i16", "16ri",
-         "16ri8", "16rm",  "16rr",   "32i32", "32ri", "32ri8", "32rm",
-         "32rr",  "64i32", "64ri32", "64ri8", "64rm", "64rr"});
+        {"8i8",      "8ri",      "8ri8",     "8rm",      "8rr",
+         "8rr_REV",  "16i16",    "16ri",     "16ri8",    "16rm",
+         "16rr",     "16rr_REV", "32i32",    "32ri",     "32ri8",
+         "32rm",     "32rr",     "32rr_REV", "64i32",    "64ri32",
+         "64ri8",    "64rm",     "64rr",     "64rr_REV"});
   Add(FirstKind::Cmp, "CMP",
-      {"8i8",  "8mr",   "8ri",   "8ri8", "8rm",    "8rr",   "16i16", "16mr",
-       "16ri", "16ri8", "16rm",  "16rr", "32i32",  "32mr",  "32ri",  "32ri8",
-       "32rm", "32rr",  "64i32", "64mr", "64ri32", "64ri8", "64rm",  "64rr"});
+      {"8i8",      "8mr",   "8ri",    "8ri8",     "8rm",   "8rr",
+       "8rr_REV",  "16i16", "16mr",   "16ri",     "16ri8", "16rm",
+       "16rr",     "16rr_REV", "32i32", "32mr",   "32ri",  "32ri8",
+       "32rm",     "32rr",  "32rr_REV", "64i32",  "64mr",  "64ri32",
+       "64ri8",    "64rm",  "64rr",   "64rr_REV"});
   for (StringRef Mnemonic : {"INC", "DEC"})
     Add(FirstKind::IncDec, Mnemonic,
         {"8r", "16r", "16r_alt", "32r", "32r_alt", "64r"});
@@ -212,6 +219,11 @@ bool shouldScheduleAdjacent(const TargetInstrInfo &TII,
 }
 
 } // namespace
+
+bool isX86MacroFusedPair(const MachineInstr &First, const MachineInstr &Second) {
+  const TargetSubtargetInfo &STI = First.getMF()->getSubtarget();
+  return shouldScheduleAdjacent(*STI.getInstrInfo(), STI, &First, Second);
+}
 
 std::unique_ptr<ScheduleDAGMutation> createX86MacroFusionMutation() {
   return createMacroFusionDAGMutation(shouldScheduleAdjacent,
