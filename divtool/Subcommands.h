@@ -26,6 +26,9 @@ using RunSubcommand = std::function<int()>;
 /// Adds `audit` to \p Divtool; \p Run is set to it when it is chosen.
 void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run);
 
+/// Adds `cache`.
+void addCacheSubcommand(CLI::App &Divtool, RunSubcommand &Run);
+
 /// Prints "divtool: error: MESSAGE" for \p E; returns exit status 1.
 int reportError(llvm::Error E);
 

@@ -1,7 +1,8 @@
 //===- divtool.cpp - divcc's companion tool -------------------------------===//
 //
 // divtool works on what divcc builds: it measures how much a population of
-// variants resists code reuse (audit). Each subcommand is in its own folder.
+// variants resists code reuse (audit) and manages divcc's front-end cache
+// (cache). Each subcommand is in its own folder.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,9 +28,10 @@ int main(int Argc, char **Argv) {
   Divtool.set_version_flag("--version", "divtool " DIVCC_VERSION);
   Divtool.require_subcommand(1);
   Divtool.footer("Run 'divtool SUBCOMMAND --help' for a subcommand's "
-                 "options. Manual: docs/manual.md.");
+                 "options. Manual: docs/divtool.md.");
   RunSubcommand Run;
   addAuditSubcommand(Divtool, Run);
+  addCacheSubcommand(Divtool, Run);
 
   // CLI11 would only say "a subcommand is required".
   if (Argc > 1 && Argv[1][0] != '-') {

@@ -9,6 +9,7 @@
 #ifndef DIVCC_DRIVER_CONFIG_H
 #define DIVCC_DRIVER_CONFIG_H
 
+#include "cache/FrontendCache.h"
 #include "random/RandomStream.h"
 #include "random/SecretSeed.h"
 #include "transforms/Transformations.h"
@@ -52,8 +53,8 @@ struct Config {
   std::string SeedFile; // a path, never the secret
   std::optional<MasterKey> Key;
 
-  /// Whether the compiler driver is in C++ mode (div++).
-  bool CPlusPlus = false;
+  /// DIVCC_CACHE_DIR / DIVCC_CACHE_SIZE: the front-end cache, if enabled.
+  std::optional<CacheSettings> Cache;
 
   bool diversifying() const { return !Transformations.empty(); }
 };

@@ -15,11 +15,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "driver/DiversifyingCommand.h"
+#include "cache/FrontendCache.h"
 #include "codegen/CodeGen.h"
 #include "driver/Config.h"
+#include "support/AtomicOutput.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -59,24 +62,28 @@ DiversifyingCommand::DiversifyingCommand(const Command &Cc1, const Config &Cfg)
   }
 }
 
-opt::ArgStringList
-DiversifyingCommand::frontendArguments(const char *BitcodePath) const {
+opt::ArgStringList DiversifyingCommand::withAction(ArrayRef<const char *> Action,
+                                                  const char *Output) const {
   opt::ArgStringList Out;
   const auto &Args = getArguments();
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];
     if (A == "-emit-obj" || A == "-S") {
-      Out.push_back("-emit-llvm-bc");
-      Out.push_back("-emit-llvm-uselists");
+      Out.append(Action.begin(), Action.end());
     } else if (A == "-o" && I + 1 < Args.size()) {
       Out.push_back("-o");
-      Out.push_back(BitcodePath);
+      Out.push_back(Output);
       ++I;
     } else {
       Out.push_back(Args[I]);
     }
   }
   return Out;
+}
+
+opt::ArgStringList
+DiversifyingCommand::frontendArguments(const char *BitcodePath) const {
+  return withAction({"-emit-llvm-bc", "-emit-llvm-uselists"}, BitcodePath);
 }
 
 void DiversifyingCommand::Print(raw_ostream &OS, const char *Terminator,
@@ -94,6 +101,94 @@ void DiversifyingCommand::Print(raw_ostream &OS, const char *Terminator,
   OS << Terminator;
 }
 
+namespace {
+
+std::string readFile(StringRef Path) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  return Buffer ? (*Buffer)->getBuffer().str() : std::string();
+}
+
+/// A temporary file, removed when this goes out of scope.
+struct TempPath {
+  SmallString<128> Path;
+  std::optional<FileRemover> Remover;
+
+  std::error_code create(StringRef Suffix) {
+    if (std::error_code EC =
+            sys::fs::createTemporaryFile("divcc", Suffix, Path))
+      return EC;
+    Remover.emplace(Path);
+    return {};
+  }
+};
+
+} // namespace
+
+// Preprocesses (which also writes any dependency file), looks the key up,
+// and on a miss runs the front end and stores its bitcode. The front end's
+// diagnostics go through a file either way, so that a hit replays them.
+int DiversifyingCommand::runCachedFrontend(FrontendCache &Cache,
+                                           StringRef BitcodePath,
+                                           std::string *ErrMsg,
+                                           bool *ExecutionFailed) const {
+  // The preprocessor's messages are dropped: the front end repeats them.
+  TempPath Preprocessed, PreprocessorMessages, Diagnostics;
+  for (auto [Temp, Suffix] : {std::pair(&Preprocessed, "i"),
+                              std::pair(&PreprocessorMessages, "txt"),
+                              std::pair(&Diagnostics, "txt")})
+    if (std::error_code EC = Temp->create(Suffix)) {
+      if (ErrMsg)
+        *ErrMsg = "cannot create a temporary file: " + EC.message();
+      if (ExecutionFailed)
+        *ExecutionFailed = true;
+      return -1;
+    }
+
+  Command Preprocess(*this);
+  Preprocess.replaceArguments(withAction({"-E"}, Preprocessed.Path.c_str()));
+  std::optional<StringRef> ToPreprocessorMessages[] = {
+      std::nullopt, std::nullopt, StringRef(PreprocessorMessages.Path)};
+  bool PreprocessedOk =
+      Preprocess.Execute(ToPreprocessorMessages, nullptr, nullptr) == 0;
+  const auto &Args = getArguments();
+  std::optional<Sha256Digest> Key;
+  if (PreprocessedOk) {
+    static const std::string Identity =
+        executableIdentity(clangExecutable()) + "\n" +
+        executableIdentity(sys::fs::getMainExecutable(nullptr, nullptr));
+    Key = frontendCacheKey(Identity, ArrayRef(Args).drop_front(),
+                           readFile(Preprocessed.Path));
+    if (std::optional<CacheEntry> Hit = Cache.lookup(*Key)) {
+      errs() << Hit->Diagnostics;
+      if (Error E = writeFileAtomically(BitcodePath, Hit->Bitcode)) {
+        if (ErrMsg)
+          *ErrMsg = toString(std::move(E));
+        return -1;
+      }
+      return 0;
+    }
+  }
+
+  // A miss, or preprocessing failed: the front end runs and reports.
+  Command Frontend(*this);
+  Frontend.replaceArguments(frontendArguments(BitcodePath.data()));
+  std::optional<StringRef> ToDiagnostics[] = {std::nullopt, std::nullopt,
+                                              StringRef(Diagnostics.Path)};
+  int R = Frontend.Execute(ToDiagnostics, ErrMsg, ExecutionFailed);
+  std::string Messages = readFile(Diagnostics.Path);
+  errs() << Messages;
+  if (R != 0 || !Key)
+    return R;
+  CacheEntry Entry;
+  Entry.Bitcode = readFile(BitcodePath);
+  Entry.Diagnostics = std::move(Messages);
+  if (Error E = Cache.store(*Key, Entry))
+    errs() << "divcc: warning: cannot store in the cache: "
+           << toString(std::move(E)) << "\n";
+  return 0;
+}
+
 int DiversifyingCommand::Execute(ArrayRef<std::optional<StringRef>> Redirects,
                                  std::string *ErrMsg,
                                  bool *ExecutionFailed) const {
@@ -108,12 +203,20 @@ int DiversifyingCommand::Execute(ArrayRef<std::optional<StringRef>> Redirects,
   }
   FileRemover RemoveBitcode(BitcodePath);
 
-  Command Frontend(*this);
-  Frontend.replaceArguments(frontendArguments(BitcodePath.c_str()));
-  if (int R = Frontend.Execute(Redirects, ErrMsg, ExecutionFailed))
-    return R;
-
   const auto &Args = getArguments();
+  std::optional<FrontendCache> Cache;
+  if (Cfg.Cache && isCacheable(ArrayRef(Args).drop_front()))
+    Cache.emplace(*Cfg.Cache);
+  if (Cache) {
+    if (int R = runCachedFrontend(*Cache, BitcodePath, ErrMsg, ExecutionFailed))
+      return R;
+  } else {
+    Command Frontend(*this);
+    Frontend.replaceArguments(frontendArguments(BitcodePath.c_str()));
+    if (int R = Frontend.Execute(Redirects, ErrMsg, ExecutionFailed))
+      return R;
+  }
+
   SmallVector<const char *, 128> Cc1Args(Args.begin() + 1, Args.end());
   return runCodeGen({Cc1Args, BitcodePath, OutputPath, EmitAssembly}, Cfg);
 }

@@ -16,6 +16,7 @@
 namespace divcc {
 
 struct Config;
+class FrontendCache;
 
 class DiversifyingCommand : public clang::driver::Command {
 public:
@@ -31,9 +32,18 @@ public:
               std::string *ErrMsg, bool *ExecutionFailed) const override;
 
 private:
-  /// The cc1 arguments with the output action and file replaced so that
-  /// clang stops after optimization and writes bitcode to \p BitcodePath.
+  /// The cc1 arguments with the output action replaced by \p Action and the
+  /// output file by \p Output.
+  llvm::opt::ArgStringList
+  withAction(llvm::ArrayRef<const char *> Action, const char *Output) const;
+  /// The cc1 arguments that make clang stop after optimization and write
+  /// bitcode to \p BitcodePath.
   llvm::opt::ArgStringList frontendArguments(const char *BitcodePath) const;
+
+  /// Runs the front end into \p BitcodePath, through the front-end cache.
+  /// Returns the front end's exit status, or -1 with \p ErrMsg set.
+  int runCachedFrontend(FrontendCache &Cache, llvm::StringRef BitcodePath,
+                        std::string *ErrMsg, bool *ExecutionFailed) const;
 
   const Config &Cfg;
   bool EmitAssembly = false;

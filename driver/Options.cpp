@@ -244,9 +244,14 @@ Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args) {
     }
   }
   // --help and --version need no key (and must work with a bad seed file).
-  if (!S.Result.Help && !S.Result.Version)
+  if (!S.Result.Help && !S.Result.Version) {
     if (Error E = loadMasterKey(S.Result.Cfg, S.InlineSecret))
       return E;
+    auto Cache = cacheSettingsFromEnvironment();
+    if (!Cache)
+      return Cache.takeError();
+    S.Result.Cfg.Cache = std::move(*Cache);
+  }
   return std::move(S.Result);
 }
 

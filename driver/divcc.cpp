@@ -110,7 +110,6 @@ int runDriver(int Argc, const char **Argv) {
   if (!Parsed)
     fail(toString(Parsed.takeError()));
   Config &Cfg = Parsed->Cfg;
-  Cfg.CPlusPlus = CPlusPlus;
 
   if (Parsed->Help) {
     outs() << helpText(ProgramName);

@@ -67,13 +67,13 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   auto C = std::make_shared<AuditCommandLine>();
   CLI::App *Audit = Divtool.add_subcommand(
       "audit", "Count code-reuse gadgets and how many survive across variants");
-  Audit->description(
+  const char *Description =
       "Finds the code-reuse gadgets of BASE (sequences of instructions that "
       "end in a return, an indirect jump or call, or a system call, starting "
       "at any byte) and reports, for each VARIANT, the share of them found "
       "at the same address with the same bytes: the gadgets an attacker who "
       "studied BASE can still use blindly. BASE and VARIANTs are ELF "
-      "executables or shared objects (x86-64).");
+      "executables or shared objects (x86-64).";
   Audit->add_option("base", C->Base, "The binary an attacker studied")
       ->required();
   Audit->add_option("variants", C->Variants,
@@ -107,7 +107,8 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                     "Exit with status 3 if more than PERCENT of BASE's "
                     "gadgets survive in any variant")
       ->check(CLI::Range(0.0, 100.0));
-  Audit->footer("Exit status: 0 on success, 1 on bad input, 2 on a usage "
+  Audit->footer(std::string(Description) +
+                "\n\nExit status: 0 on success, 1 on bad input, 2 on a usage "
                 "error, 3 if --max-survival is exceeded.");
   Audit->callback([&Run, C] { Run = [C] { return runAuditCommand(*C); }; });
 }

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""The interestingness test csmith_diff.py gives cvise (or creduce) when it
+reduces a mismatching program: exit 0 if the program in the current
+directory still makes clang-19 -O2 and divcc disagree and is still a valid
+program, else 1.
+
+Usage: interesting.py CONFIG.json  (written by csmith_diff.py: the compilers,
+divcc's flags, the file name, the run timeout, and the kind of mismatch,
+"output" or "build").
+
+Valid: clang-19 builds it with the warnings of fuzzlib.CLANG_ERRORS as errors
+(uninitialized use, missing return value, implicit declarations, ...), its
+clang build neither times out nor crashes, and (for an output mismatch) gcc
+warns of nothing in fuzzlib.GCC_ERRORS and ASan+UBSan, MSan and gcc -O0
+builds behave like the clang -O2 build. The cheap checks come first: most
+candidates fail to compile or lose the mismatch."""
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fuzzlib  # noqa: E402
+
+
+def main():
+    config = json.loads(Path(sys.argv[1]).read_text())
+    src = Path(config["file"]).resolve()
+    timeout = config["timeout"]
+    with tempfile.TemporaryDirectory(prefix="interesting-", dir=src.parent) as tmp:
+        tmp = Path(tmp)
+        ok, msg = fuzzlib.compile_exe(config["clang"], ["-O2"] + fuzzlib.CLANG_ERRORS,
+                                      src, tmp / "clang.exe")
+        if not ok:
+            return "clang-19 rejects it: " + fuzzlib.first_error(msg)
+        ref = fuzzlib.run_exe(tmp / "clang.exe", timeout)
+        if ref.timed_out or ref.status < 0:
+            return "clang-19's build: " + ref.describe()
+        ok, msg = fuzzlib.compile_exe(config["divcc"], ["-O2", "-w"] + config["divcc_flags"],
+                                      src, tmp / "divcc.exe")
+        if config["mode"] == "build":
+            return None if not ok else "divcc builds it"
+        if not ok:
+            return "divcc does not build it (the mismatch was in output)"
+        got = fuzzlib.run_exe(tmp / "divcc.exe", fuzzlib.divcc_timeout(ref, timeout))
+        if got == ref:
+            return "clang-19 and divcc agree: " + ref.describe()
+        return fuzzlib.undefined_behaviour(src, tmp, ref, timeout)
+
+
+if __name__ == "__main__":
+    why = main()
+    if why:
+        print("not interesting: " + why)
+    sys.exit(1 if why else 0)

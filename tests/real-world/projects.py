@@ -1,0 +1,704 @@
+"""Real-world projects that divcc builds and tests: one recipe per project.
+
+Each project's sources come from a pinned npm package (a Node.js binding
+that vendors a C or C++ library), fetched once with `npm pack`, checked
+against the sha512 integrity recorded below and unpacked into a cache that
+git ignores (tests/real-world/cache/, or $DIVCC_REALWORLD_CACHE).
+
+The API, shared by tests/real-world/realworld.py and by benchmarks:
+
+    fetch(name) -> Path                 the unpacked sources in the cache
+    build(name, cc, cxx, cflags, out_dir, jobs=2) -> Path
+                                        a fresh copy of the sources built
+                                        in out_dir with these compilers
+                                        and flags (raises BuildError)
+    tests(name, build, full=False) -> [test names]
+    run_tests(name, build, full=False, only=None, reference=None,
+              on_result=None) -> [TestResult]
+    run_test(name, build, test, full=False, reference=None) -> TestResult
+    artifacts(name, build) -> {label: Path}   the main programs built
+
+`cflags` (a string, split like a shell, or a list) is given to the C and
+the C++ compiler. A build directory records its compilers and flags
+(realworld-build.json), so run_tests needs only its path. `full` selects
+the longer test counts of `realworld.py --full`. `reference` is a build of
+the same project by another compiler: the sqlite workload's output must
+equal the reference build's byte for byte.
+"""
+
+import base64
+import contextlib
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+SQLITE_WORKLOAD = HERE / "sqlite-workload.sql"
+
+BUILD_TIMEOUT = 3600  # seconds, a whole build
+TEST_TIMEOUT = 1200   # seconds, one test
+
+
+def cache_dir():
+    return Path(os.environ.get("DIVCC_REALWORLD_CACHE", HERE / "cache"))
+
+
+class BuildError(Exception):
+    def __init__(self, message, log=None):
+        super().__init__(message)
+        self.log = log
+
+
+class FetchError(Exception):
+    pass
+
+
+@dataclass
+class TestResult:
+    name: str
+    passed: bool
+    seconds: float
+    detail: str = ""          # one line: why it failed (empty if it passed)
+    log: Path | None = None   # the test's full output
+
+
+@dataclass
+class Package:
+    npm: str        # name on the npm registry
+    version: str
+    integrity: str  # `npm view NAME@VERSION dist.integrity`
+
+    @property
+    def spec(self):
+        return f"{self.npm}@{self.version}"
+
+    @property
+    def stem(self):
+        return f"{self.npm}-{self.version}"
+
+
+# --------------------------------------------------------------------------
+# Running commands
+
+
+def _env(cc, cxx, cflags, extra=None):
+    env = dict(os.environ)
+    for var in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "CPPFLAGS", "LDFLAGS", "LIBS"):
+        env.pop(var, None)
+    env.update(CC=cc, CXX=cxx, CFLAGS=cflags, CXXFLAGS=cflags, LC_ALL="C", LANG="C")
+    env.update(extra or {})
+    return env
+
+
+def _run(cmd, cwd, env, log, timeout, stdin=None, stdout=None):
+    """Runs cmd in its own process group, appending its output to log.
+    Returns the exit status, or None if it timed out (the group is killed)."""
+    with open(log, "ab") as out:
+        out.write(f"$ {shlex.join(map(str, cmd))}    # in {cwd}\n".encode())
+        out.flush()
+        fin = open(stdin, "rb") if stdin else subprocess.DEVNULL
+        fout = open(stdout, "wb") if stdout else out
+        try:
+            p = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=env, stdin=fin,
+                                 stdout=fout, stderr=out, start_new_session=True)
+            try:
+                code = p.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+                out.write(f"\n*** timed out after {timeout} s\n".encode())
+                return None
+        finally:
+            if stdin:
+                fin.close()
+            if stdout:
+                fout.close()
+        out.write(f"*** exit status {code}\n".encode())
+        return code
+
+
+def tail(path, lines=6, width=160):
+    """The last lines of a log, printable and short."""
+    try:
+        data = Path(path).read_bytes()[-20000:]
+    except OSError:
+        return ""
+    text = data.decode("utf-8", errors="replace")
+    out = []
+    for line in text.splitlines()[-lines:]:
+        line = "".join(c if c.isprintable() else "?" for c in line)
+        out.append(line[:width] + ("..." if len(line) > width else ""))
+    return "\n".join(out)
+
+
+def _last_line(path, pattern=None):
+    """The last line of a log (matching pattern, if given), made short."""
+    try:
+        text = Path(path).read_bytes()[-200000:].decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    lines = [l for l in text.splitlines() if l.strip() and not l.startswith("$ ")
+             and not l.startswith("*** exit status")]
+    if pattern:
+        lines = [l for l in lines if re.search(pattern, l)] or lines
+    if not lines:
+        return ""
+    line = "".join(c if c.isprintable() else "?" for c in lines[-1]).strip()
+    return line[:200] + ("..." if len(line) > 200 else "")
+
+
+# --------------------------------------------------------------------------
+# Fetching
+
+
+@contextlib.contextmanager
+def _cache_lock():
+    import fcntl
+    root = cache_dir()
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".lock", "w") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield root
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _integrity_of(path):
+    algo = "sha512"
+    digest = hashlib.new(algo, Path(path).read_bytes()).digest()
+    return f"{algo}-{base64.b64encode(digest).decode()}"
+
+
+def _extract(archive, dest):
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(archive) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(dest, filter="data")
+        else:  # older Python: refuse absolute or escaping names ourselves
+            for m in tar.getmembers():
+                if m.name.startswith("/") or ".." in Path(m.name).parts:
+                    raise FetchError(f"{archive}: unsafe member {m.name!r}")
+            tar.extractall(dest)
+
+
+def _download(pkg, tarballs):
+    """The package's tarball in the cache, downloaded if missing or corrupt."""
+    tgz = tarballs / f"{pkg.stem}.tgz"
+    if tgz.exists():
+        if _integrity_of(tgz) == pkg.integrity:
+            return tgz, False
+        print(f"real-world: {tgz} is corrupt (integrity differs): downloading again", flush=True)
+        tgz.unlink()
+    tarballs.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=tarballs) as tmp:
+        env = dict(os.environ, npm_config_update_notifier="false",
+                   npm_config_fund="false", npm_config_audit="false")
+        try:
+            p = subprocess.run(["npm", "pack", pkg.spec, "--pack-destination", tmp,
+                                "--json", "--silent"], cwd=tmp, env=env,
+                               capture_output=True, timeout=600)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise FetchError(f"npm pack {pkg.spec}: {e}")
+        if p.returncode != 0:
+            raise FetchError(f"npm pack {pkg.spec} failed ({p.returncode}): "
+                             f"{p.stderr.decode(errors='replace').strip()[-500:]}")
+        got = list(Path(tmp).glob("*.tgz"))
+        if len(got) != 1:
+            raise FetchError(f"npm pack {pkg.spec}: expected one tarball, got {got}")
+        actual = _integrity_of(got[0])
+        if actual != pkg.integrity:
+            raise FetchError(f"npm pack {pkg.spec}: integrity {actual} is not the "
+                             f"recorded {pkg.integrity}")
+        os.replace(got[0], tgz)
+    return tgz, True
+
+
+# --------------------------------------------------------------------------
+# Projects
+
+
+@dataclass
+class Project:
+    name: str
+    package: Package
+    description: str
+    aliases: tuple = ()
+    # Archives inside the npm package to unpack too, as {folder: glob}.
+    nested: dict = field(default_factory=dict)
+    ci_default: bool = False
+    needs_reference: bool = False
+
+    def sources(self, unpacked):
+        """The folder of the project's sources inside the unpacked package."""
+        raise NotImplementedError
+
+    def build(self, src, bdir, env, jobs, log):
+        """Builds the copy src (inside bdir) with env's compilers."""
+        raise NotImplementedError
+
+    def tests(self, bdir, full):
+        raise NotImplementedError
+
+    def run_test(self, bdir, test, full, env, log, reference):
+        """Runs one test: returns (passed, one-line detail)."""
+        raise NotImplementedError
+
+    def artifacts(self, bdir):
+        return {}
+
+    def _make(self, args, cwd, env, log, jobs=1, timeout=BUILD_TIMEOUT):
+        code = _run(["make", f"-j{jobs}"] + list(args), cwd, env, log, timeout)
+        if code != 0:
+            what = "timed out" if code is None else f"failed ({code})"
+            raise BuildError(f"make {' '.join(args)} {what}: "
+                             f"{_last_line(log, r'[Ee]rror')}", log)
+
+    def _check(self, cmd, cwd, env, log, timeout=BUILD_TIMEOUT):
+        code = _run(cmd, cwd, env, log, timeout)
+        if code != 0:
+            what = "timed out" if code is None else f"failed ({code})"
+            raise BuildError(f"{Path(str(cmd[0])).name} {what}: "
+                             f"{_last_line(log, r'[Ee]rror')}", log)
+
+
+def _verdict(code, log, pattern=None):
+    if code == 0:
+        return True, ""
+    if code is None:
+        return False, f"timed out: {_last_line(log, pattern)}"
+    return False, f"exit status {code}: {_last_line(log, pattern)}"
+
+
+class LZ4(Project):
+    # make -C tests TARGET: test-lz4-essentials is the first six.
+    ESSENTIALS = ["test-lz4-basic", "test-lz4-multiple", "test-lz4-frame-concatenation",
+                  "test-lz4-testmode", "test-lz4-contentSize", "test-lz4-dict"]
+    MORE = ["test-lz4-opt-parser", "test-lz4-sparse", "test-lz4-hugefile"]
+    # The fuzzers with a fixed seed and a number of rounds (not a duration),
+    # so that a run repeats exactly: (CI rounds, --full rounds).
+    FUZZERS = {"fuzzer": (300, 4000), "frametest": (1500, 20000)}
+
+    def sources(self, unpacked):
+        return unpacked / "package" / "deps" / "lz4"
+
+    def build(self, src, bdir, env, jobs, log):
+        # CC and CFLAGS come from the environment: the Makefiles add their
+        # warnings and -DLZ4_DEBUG to them (CFLAGS ?= -O3, then +=).
+        self._make(["lz4"], src, env, log, jobs)
+        self._make(["datagen", "lz4cat", "unlz4"] + list(self.FUZZERS), src / "tests",
+                   env, log, jobs)
+
+    def tests(self, bdir, full):
+        return self.ESSENTIALS + (self.MORE if full else []) + list(self.FUZZERS)
+
+    def run_test(self, bdir, test, full, env, log, reference):
+        tdir = bdir / "src" / "tests"
+        if test in self.FUZZERS:
+            rounds = self.FUZZERS[test][1 if full else 0]
+            code = _run([f"./{test}", "-s2024", f"-i{rounds}"], tdir, env, log, TEST_TIMEOUT)
+        else:
+            code = _run(["make", test], tdir, env, log, TEST_TIMEOUT)
+        return _verdict(code, log, r"[Ee]rror|differ|failed|FAIL")
+
+    def artifacts(self, bdir):
+        return {"lz4": bdir / "src" / "programs" / "lz4"}
+
+
+class XZ(Project):
+    TESTS = ["test_check", "test_stream_flags", "test_filter_flags", "test_block_header",
+             "test_index", "test_bcj_exact_size", "test_files.sh", "test_compress.sh",
+             "test_scripts.sh"]
+
+    def sources(self, unpacked):
+        return unpacked / "xz" / "xz-5.2.3"
+
+    def build(self, src, bdir, env, jobs, log):
+        self._check(["./configure", "--disable-shared"], src, env, log)
+        self._make([], src, env, log, jobs)
+        # The test programs, without running any test.
+        self._make(["check", "TESTS="], src / "tests", env, log, jobs)
+
+    def tests(self, bdir, full):
+        return list(self.TESTS)
+
+    def run_test(self, bdir, test, full, env, log, reference):
+        tdir = bdir / "src" / "tests"
+        code = _run(["make", "check", f"TESTS={test}"], tdir, env, log, TEST_TIMEOUT)
+        text = Path(log).read_text(errors="replace")
+        if code == 0 and not re.search(rf"^PASS: {re.escape(test)}$", text, re.M):
+            return False, f"make check TESTS={test} printed no PASS line"
+        return _verdict(code, log, r"FAIL|[Ee]rror")
+
+    def artifacts(self, bdir):
+        return {"xz": bdir / "src" / "src" / "xz" / "xz"}
+
+
+class Expat(Project):
+    TESTS = ["runtests", "runtestspp"]  # the C and the C++ test programs
+
+    def sources(self, unpacked):
+        return unpacked / "package" / "deps" / "libexpat"
+
+    def build(self, src, bdir, env, jobs, log):
+        self._check(["./configure"], src, env, log)
+        self._make([f"tests/{t}" for t in self.TESTS] + ["xmlwf/xmlwf"], src, env, log, jobs)
+
+    def tests(self, bdir, full):
+        return list(self.TESTS)
+
+    def run_test(self, bdir, test, full, env, log, reference):
+        src = bdir / "src"
+        code = _run(["./run.sh", f"tests/{test}"], src, env, log, TEST_TIMEOUT)
+        text = Path(log).read_text(errors="replace")
+        m = re.search(r"(\d+)%: Checks: (\d+), Failed: (\d+)", text)
+        if code == 0 and not m:
+            return False, "no 'Checks: N, Failed: N' line"
+        return _verdict(code, log, r"Failed|FAIL|[Ee]rror")
+
+    def artifacts(self, bdir):
+        return {"xmlwf": bdir / "src" / "xmlwf" / "xmlwf"}
+
+
+class Secp256k1(Project):
+    # What the npm package's binding.gyp defines on x86-64 Linux (the field
+    # in x86-64 inline assembly), plus what the upstream Makefile.am adds for
+    # its test programs (SECP256K1_BUILD, VERIFY).
+    DEFINES = ["ECMULT_GEN_PREC_BITS=4", "ECMULT_WINDOW_SIZE=15", "ENABLE_MODULE_ECDH=1",
+               "ENABLE_MODULE_RECOVERY=1", "USE_ENDOMORPHISM=1", "USE_NUM_NONE=1",
+               "USE_FIELD_INV_BUILTIN=1", "USE_SCALAR_INV_BUILTIN=1", "HAVE___INT128=1",
+               "USE_FIELD_5X52=1", "USE_SCALAR_4X64=1", "SECP256K1_BUILD", "VERIFY"]
+    ASM = ["USE_ASM_X86_64=1"]
+    # tests: the upstream unit tests, as the npm package builds the library;
+    # tests-noasm: the same without the assembly field multiplication, so
+    # that the C code that replaces it is diversified and tested too;
+    # exhaustive_tests: every operation on a curve of order 13.
+    PROGRAMS = {"tests": ("tests.c", True), "tests-noasm": ("tests.c", False),
+                "exhaustive_tests": ("tests_exhaustive.c", True)}
+    # Iterations of `tests COUNT SEED`: the upstream default is 64 (about
+    # 30 s per program under divcc -fdiversify=all on one core).
+    COUNT = {False: 64, True: 64}
+    RNG_SEED = "6469766363207265616c2d776f726c64"  # fixed: runs repeat exactly
+
+    def sources(self, unpacked):
+        return unpacked / "package" / "src" / "secp256k1"
+
+    def build(self, src, bdir, env, jobs, log):
+        cmds = []
+        for prog, (source, asm) in self.PROGRAMS.items():
+            defs = self.DEFINES + (self.ASM if asm else [])
+            cmds.append([env["CC"]] + shlex.split(env["CFLAGS"]) + [f"-D{d}" for d in defs]
+                        + [f"-I{src}", f"-I{src / 'src'}", f"-I{src / 'include'}",
+                           str(src / "src" / source), "-o", str(bdir / prog)])
+        _parallel_commands(cmds, bdir, env, log, jobs)
+
+    def tests(self, bdir, full):
+        return list(self.PROGRAMS)
+
+    def run_test(self, bdir, test, full, env, log, reference):
+        cmd = [f"./{test}"]
+        if test != "exhaustive_tests":
+            cmd += [str(self.COUNT[full]), self.RNG_SEED]
+        code = _run(cmd, bdir, env, log, TEST_TIMEOUT)
+        text = Path(log).read_text(errors="replace")
+        if code == 0 and test != "exhaustive_tests" and "no problems found" not in text:
+            return False, "no 'no problems found' line"
+        return _verdict(code, log, r"[Ff]ail|error|problem")
+
+    def artifacts(self, bdir):
+        return {p: bdir / p for p in self.PROGRAMS}
+
+
+class SQLite(Project):
+    # What the npm package's sqlite3.gyp defines.
+    DEFINES = ["SQLITE_THREADSAFE=1", "HAVE_USLEEP=1", "SQLITE_ENABLE_FTS3",
+               "SQLITE_ENABLE_FTS4", "SQLITE_ENABLE_FTS5", "SQLITE_ENABLE_RTREE",
+               "SQLITE_ENABLE_DBSTAT_VTAB=1", "SQLITE_ENABLE_MATH_FUNCTIONS", "NDEBUG"]
+
+    def sources(self, unpacked):
+        found = sorted((unpacked / "sqlite").glob("sqlite-autoconf-*"))
+        if len(found) != 1:
+            raise FetchError(f"expected one sqlite-autoconf-* folder in {unpacked / 'sqlite'}")
+        return found[0]
+
+    def build(self, src, bdir, env, jobs, log):
+        flags = shlex.split(env["CFLAGS"]) + [f"-D{d}" for d in self.DEFINES] + [f"-I{src}"]
+        objs = [bdir / "sqlite3.o", bdir / "shell.o"]
+        _parallel_commands([[env["CC"]] + flags + ["-c", str(src / "sqlite3.c"), "-o", str(objs[0])],
+                            [env["CC"]] + flags + ["-c", str(src / "shell.c"), "-o", str(objs[1])]],
+                           bdir, env, log, jobs)
+        self._check([env["CC"]] + shlex.split(env["CFLAGS"]) + [str(o) for o in objs]
+                    + ["-lpthread", "-ldl", "-lm", "-o", str(bdir / "sqlite3")], bdir, env, log)
+
+    def tests(self, bdir, full):
+        return ["workload"]
+
+    def workload_output(self, bdir):
+        return bdir / "workload.out"
+
+    def run_test(self, bdir, test, full, env, log, reference):
+        db = bdir / "workload.db"
+        for f in bdir.glob("workload.db*"):
+            f.unlink()
+        out = self.workload_output(bdir)
+        code = _run([bdir / "sqlite3", db], bdir, env, log, TEST_TIMEOUT,
+                    stdin=SQLITE_WORKLOAD, stdout=out)
+        if code != 0:
+            return _verdict(code, log)
+        if reference is None:
+            return True, ""
+        ref = self.workload_output(reference)
+        if not ref.exists():
+            return False, f"no reference output {ref}"
+        got, want = out.read_bytes(), ref.read_bytes()
+        if got == want:
+            return True, ""
+        gl, wl = got.splitlines(), want.splitlines()
+        n = next((i for i, (a, b) in enumerate(zip(gl, wl)) if a != b), min(len(gl), len(wl)))
+        show = lambda ls: ls[n].decode(errors="replace")[:100] if n < len(ls) else "<end>"
+        with open(log, "a") as f:
+            f.write(f"output differs from {ref} at line {n + 1}\n")
+        return False, (f"output differs from the reference build's at line {n + 1}: "
+                       f"{show(gl)!r} instead of {show(wl)!r}")
+
+    def artifacts(self, bdir):
+        return {"sqlite3": bdir / "sqlite3"}
+
+
+class LevelDB(Project):
+    SNAPPY = ["snappy", "snappy-sinksource", "snappy-stubs-internal", "snappy-c"]
+    BINARIES = ["db/autocompact_test", "db/c_test", "db/corruption_test", "db/db_test",
+                "db/dbformat_test", "db/fault_injection_test", "db/filename_test",
+                "db/log_test", "db/recovery_test", "db/skiplist_test",
+                "db/version_edit_test", "db/version_set_test", "db/write_batch_test",
+                "helpers/memenv/memenv_test", "issues/issue178_test", "issues/issue200_test",
+                "table/filter_block_test", "table/table_test", "util/arena_test",
+                "util/bloom_test", "util/cache_test", "util/coding_test", "util/crc32c_test",
+                "util/env_posix_test", "util/env_test", "util/hash_test"]
+    # Flaky with plain clang-19 too: it races the background compaction and
+    # fails about one run in ten at db_test.cc:1248 (AllEntriesFor("foo")
+    # still sees the overwritten value). Every other DBTest runs.
+    SKIP = {"DBTest.HiddenValuesAreRemoved"}
+
+    def sources(self, unpacked):
+        return unpacked / "package" / "deps"
+
+    def _env(self, bdir, env):
+        src = bdir / "src"
+        inc = f" -I{src / 'snappy' / 'linux'} -I{src / 'snappy' / 'snappy'}"
+        return dict(env, CXXFLAGS=env["CXXFLAGS"] + inc, LDFLAGS=f"-L{bdir / 'snappy-lib'}",
+                    TEST_TMPDIR=str(bdir / "tmp"))
+
+    def build(self, src, bdir, env, jobs, log):
+        env = self._env(bdir, env)
+        lib = bdir / "snappy-lib"
+        lib.mkdir()
+        flags = shlex.split(env["CXXFLAGS"]) + ["-DHAVE_CONFIG_H"]
+        _parallel_commands([[env["CXX"]] + flags + ["-c", str(src / "snappy" / "snappy" / f"{f}.cc"),
+                                                    "-o", str(lib / f"{f}.o")]
+                            for f in self.SNAPPY], bdir, env, log, jobs)
+        self._check(["ar", "rcs", lib / "libsnappy.a"] + [lib / f"{f}.o" for f in self.SNAPPY],
+                    bdir, env, log)
+        ldb = src / "leveldb" / "leveldb-1.20"
+        (ldb / "build_detect_platform").chmod(0o755)  # not executable in the npm package
+        self._make([f"out-static/{Path(b).name}" for b in self.BINARIES], ldb, env, log, jobs)
+        config = (ldb / "build_config.mk").read_text()
+        if "-DSNAPPY" not in config:
+            raise BuildError("leveldb's build_detect_platform did not find snappy", log)
+
+    def _db_tests(self, bdir):
+        text = (bdir / "src" / "leveldb" / "leveldb-1.20" / "db" / "db_test.cc").read_text()
+        return [f"DBTest.{n}" for n in re.findall(r"^TEST\(DBTest, (\w+)\)", text, re.M)]
+
+    def tests(self, bdir, full):
+        out = []
+        for b in self.BINARIES:
+            name = Path(b).name
+            if name == "db_test":
+                out += [t for t in self._db_tests(bdir) if t not in self.SKIP]
+            else:
+                out.append(name)
+        return out
+
+    def run_test(self, bdir, test, full, env, log, reference):
+        env = self._env(bdir, env)
+        tmp = bdir / "tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        ldb = bdir / "src" / "leveldb" / "leveldb-1.20"
+        if test.startswith("DBTest."):
+            # LEVELDB_TESTS runs the tests whose name contains it: a test
+            # whose name extends this one's runs too.
+            env = dict(env, LEVELDB_TESTS=test)
+            code = _run([ldb / "out-static" / "db_test"], ldb, env, log, TEST_TIMEOUT)
+        else:
+            code = _run([ldb / "out-static" / test], ldb, env, log, TEST_TIMEOUT)
+        return _verdict(code, log, r"failed|FAIL|[Ee]rror")
+
+    def artifacts(self, bdir):
+        return {"db_bench": bdir / "src" / "leveldb" / "leveldb-1.20" / "out-static" / "db_bench"}
+
+
+def _parallel_commands(cmds, cwd, env, log, jobs):
+    """Runs independent compile commands, up to jobs at once, each with its
+    own log (appended to log in order afterwards)."""
+    import concurrent.futures
+    logs = [Path(f"{log}.part{i}") for i in range(len(cmds))]
+    with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
+        codes = list(pool.map(lambda a: _run(a[0], cwd, env, a[1], BUILD_TIMEOUT),
+                              zip(cmds, logs)))
+    with open(log, "ab") as out:
+        for part in logs:
+            out.write(part.read_bytes())
+            part.unlink()
+    for cmd, code in zip(cmds, codes):
+        if code != 0:
+            what = "timed out" if code is None else f"failed ({code})"
+            raise BuildError(f"{Path(str(cmd[0])).name} ... {Path(str(cmd[-3])).name} {what}: "
+                             f"{_last_line(log, r'error')}", log)
+
+
+PROJECTS = {p.name: p for p in [
+    LZ4("lz4", Package("lz4", "0.6.5", "sha512-KSZcJU49QZOlJSItaeIU3p8WoAvkTmD9fJqeahQXNu1iQ/kR0/mQLdbrK8JY9MY8f6AhJoMrihp1nu1xDbscSQ=="),
+        "LZ4 1.9.2 (npm lz4): make lz4, then tests/Makefile's test-lz4-essentials targets, fuzzer and frametest",
+        ci_default=True),
+    XZ("xz", Package("lzma-native", "8.0.6", "sha512-09xfg67mkL2Lz20PrrDeNYZxzeW7ADtpYFbwSQh9U8+76RIzx5QsJBMy8qikv3hbUPfpy6hqwxt6FcGK81g9AA=="),
+       "XZ Utils 5.2.3 (npm lzma-native): ./configure --disable-shared && make check",
+       aliases=("lzma-native", "lzma"), nested={"xz": "package/deps/xz-5.2.3.tar.bz2"}),
+    Expat("expat", Package("node-expat", "2.4.1", "sha512-uWgvQLgo883NKIL+66oJsK9ysKK3ej0YjVCPBZzO/7wMAuH68/Yb7+JwPWNaVq0yPaxrb48AoEXfYEc8gsmFbg=="),
+          "Expat 2.2.1 (npm node-expat): ./configure && make check (C and C++ test programs)",
+          aliases=("node-expat", "libexpat"), ci_default=True),
+    Secp256k1("secp256k1", Package("secp256k1", "5.0.2", "sha512-HwMOXeWjr1UvBNYt9S+w9bMuuyUOrPFQ8CWd23CGai/8vbgtUKS2ITngFOzMhaPZQAPxTb/f9alLou9mPnNV2Q=="),
+              "libsecp256k1 (npm secp256k1): tests.c (with and without x86-64 assembly) and tests_exhaustive.c",
+              ci_default=True),
+    SQLite("sqlite", Package("sqlite3", "6.0.1", "sha512-X0czUUMG2tmSqJpEQa3tCuZSHKIx8PwM53vLZzKp/o6Rpy25fiVfjdbnZ988M8+O3ZWR1ih0K255VumCb3MAnQ=="),
+           "SQLite 3.52.0 (npm sqlite3): the sqlite3 shell runs sqlite-workload.sql; output equal to clang-19's build's",
+           aliases=("sqlite3",), nested={"sqlite": "package/deps/sqlite-autoconf-*.tar.gz"},
+           ci_default=True, needs_reference=True),
+    LevelDB("leveldb", Package("leveldown", "6.1.1", "sha512-88c+E+Eizn4CkQOBHwqlCJaTNEjGpaEIikn1S+cINc5E9HEvJ77bqY4JY/HxT5u0caWqsc3P3DcFIKBI1vHt+A=="),
+            "LevelDB 1.20 + Snappy 1.1.4 (npm leveldown): every test program, db_test one test at a time",
+            aliases=("leveldown",)),
+]}
+
+
+def names():
+    return list(PROJECTS)
+
+
+def ci_names():
+    return [n for n, p in PROJECTS.items() if p.ci_default]
+
+
+def project(name):
+    """The project called name (or one of its aliases, e.g. its npm name)."""
+    if name in PROJECTS:
+        return PROJECTS[name]
+    for p in PROJECTS.values():
+        if name in p.aliases or name == p.package.npm:
+            return p
+    raise KeyError(f"unknown project {name!r}: known are {', '.join(PROJECTS)}")
+
+
+def fetch(name):
+    """The project's sources, unpacked in the cache (downloaded once)."""
+    p = project(name)
+    pkg = p.package
+    with _cache_lock() as root:
+        tgz, fresh = _download(pkg, root / "tarballs")
+        unpacked = root / "src" / pkg.stem
+        marker = unpacked / ".unpacked"
+        if fresh or not marker.exists() or marker.read_text() != pkg.integrity:
+            shutil.rmtree(unpacked, ignore_errors=True)
+            tmp = unpacked.with_name(unpacked.name + ".tmp")
+            shutil.rmtree(tmp, ignore_errors=True)
+            _extract(tgz, tmp)
+            for folder, pattern in p.nested.items():
+                found = sorted(tmp.glob(pattern))
+                if len(found) != 1:
+                    raise FetchError(f"{pkg.spec}: expected one {pattern}, found {found}")
+                _extract(found[0], tmp / folder)
+            (tmp / ".unpacked").write_text(pkg.integrity)
+            os.replace(tmp, unpacked)
+        src = p.sources(unpacked)
+        if not src.is_dir():
+            raise FetchError(f"{pkg.spec}: {src} is missing")
+        return src
+
+
+def build(name, cc, cxx, cflags, out_dir, jobs=2):
+    """Builds a fresh copy of the project's sources in out_dir (emptied
+    first) with the given compilers and flags for C and C++. Returns out_dir;
+    the log is out_dir/logs/build.log. Raises BuildError."""
+    p = project(name)
+    src = fetch(name)
+    if not isinstance(cflags, str):
+        cflags = shlex.join(cflags)
+    bdir = Path(out_dir).resolve()
+    shutil.rmtree(bdir, ignore_errors=True)
+    (bdir / "logs").mkdir(parents=True)
+    shutil.copytree(src, bdir / "src", symlinks=True)
+    recipe = {"project": p.name, "cc": str(cc), "cxx": str(cxx), "cflags": cflags}
+    (bdir / "realworld-build.json").write_text(json.dumps(recipe, indent=1) + "\n")
+    log = bdir / "logs" / "build.log"
+    log.write_bytes(b"")
+    p.build(bdir / "src", bdir, _env(str(cc), str(cxx), cflags), jobs, log)
+    return bdir
+
+
+def _recipe(bdir):
+    return json.loads((Path(bdir) / "realworld-build.json").read_text())
+
+
+def tests(name, build, full=False):
+    return project(name).tests(Path(build), full)
+
+
+def run_test(name, build, test, full=False, reference=None):
+    p = project(name)
+    bdir = Path(build)
+    r = _recipe(bdir)
+    env = _env(r["cc"], r["cxx"], r["cflags"])
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", test)
+    log = bdir / "logs" / f"test-{safe}.log"
+    log.write_bytes(b"")
+    start = time.monotonic()
+    try:
+        ok, detail = p.run_test(bdir, test, full, env, log,
+                                Path(reference) if reference else None)
+    except (OSError, ValueError) as e:
+        ok, detail = False, f"could not run: {e}"
+    return TestResult(test, ok, time.monotonic() - start, detail, log)
+
+
+def run_tests(name, build, full=False, only=None, reference=None, on_result=None):
+    """Runs the project's tests (or those named in only) one at a time."""
+    names_ = tests(name, build, full)
+    if only:
+        unknown = [t for t in only if t not in names_]
+        if unknown:
+            raise KeyError(f"{name}: unknown test(s) {', '.join(unknown)}; "
+                           f"known: {', '.join(names_)}")
+        names_ = [t for t in names_ if t in only]
+    results = []
+    for t in names_:
+        r = run_test(name, build, t, full, reference)
+        results.append(r)
+        if on_result:
+            on_result(r)
+    return results
+
+
+def artifacts(name, build):
+    return project(name).artifacts(Path(build))

@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""Real-world projects built by divcc pass their own test suites.
+
+Each selected project (tests/real-world/projects.py) is built from a fresh
+copy of its sources, for each seed, with
+    CC=divcc CXX=div++ CFLAGS=CXXFLAGS="-O2 -fdiversify=LIST -frandom-seed=SEED"
+and its own tests are run one at a time. The sqlite shell runs
+sqlite-workload.sql, whose output must equal clang-19's build's byte for
+byte. A failing test is run again on the same build, and on builds by
+clang-19 and by divcc -fno-diversify, to tell divcc's faults from the
+project's; each failure prints one line and a command that repeats it.
+
+CI mode (the default): lz4, expat, secp256k1 and sqlite, 2 seeds.
+--full: all six projects, 5 seeds, the longer test counts.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import shlex
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "e2e"))
+
+import corpus  # noqa: E402  (build_dir(), clang-19's path)
+import projects  # noqa: E402
+
+# Rough cost of one build and test run under divcc, to start the longest
+# first.
+COST = {"leveldb": 6, "sqlite": 5, "secp256k1": 4, "xz": 3, "expat": 2, "lz4": 1}
+
+START = time.monotonic()
+PRINT_LOCK = threading.Lock()
+
+
+def say(msg):
+    with PRINT_LOCK:
+        print(f"[{time.monotonic() - START:7.1f}s] {msg}", flush=True)
+
+
+def fmt_time(seconds):
+    return f"{seconds:.1f}s" if seconds < 120 else f"{seconds / 60:.1f}min"
+
+
+class Failure:
+    def __init__(self, project, test, seed, transforms, detail, repro, log=None):
+        self.project, self.test, self.seed, self.transforms = project, test, seed, transforms
+        self.detail, self.repro, self.log = detail, repro, log
+        self.triage = ""
+
+    def line(self):
+        t = f"; {self.triage}" if self.triage else ""
+        return (f"FAIL: {self.project} test {self.test} seed {self.seed} transforms "
+                f"{self.transforms}: {self.detail}{t}")
+
+
+class Runner:
+    def __init__(self, args, work):
+        self.args = args
+        self.work = work
+        bdir = corpus.build_dir()
+        self.divcc = str(bdir / "divcc")
+        self.divxx = str(bdir / "div++")
+        self.clang = corpus.clang(False)
+        self.clangxx = corpus.clang(True)
+        self.jobs = args.jobs
+        self.passed = 0
+        self.failures = []
+        self.lock = threading.Lock()
+        self.builds = {}  # (project, kind) -> Future of a build dir or an exception
+        self.keep_dirs = []
+
+    # ---- builds shared by several tasks: references and triage builds
+
+    def flags(self, seed):
+        return f"-O2 -fdiversify={self.args.transforms} -frandom-seed={seed}"
+
+    def shared_build(self, name, kind):
+        """A build of name by clang-19 ('clang') or divcc -fno-diversify
+        ('nodiv'), made once per run, whichever task asks first."""
+        with self.lock:
+            fut = self.builds.get((name, kind))
+            owner = fut is None
+            if owner:
+                fut = concurrent.futures.Future()
+                self.builds[(name, kind)] = fut
+        if not owner:
+            return fut.result()
+        label = {"clang": "clang-19 -O2", "nodiv": "divcc -O2 -fno-diversify"}[kind]
+        cc, cxx, flags = ((self.clang, self.clangxx, "-O2") if kind == "clang"
+                          else (self.divcc, self.divxx, "-O2 -fno-diversify"))
+        say(f"{name} {label}: building")
+        t = time.monotonic()
+        try:
+            b = projects.build(name, cc, cxx, flags, self.work / f"{name}-{kind}", self.jobs)
+            say(f"{name} {label}: built ({fmt_time(time.monotonic() - t)})")
+            if kind == "clang" and projects.project(name).needs_reference:
+                # The reference output (sqlite's workload) comes from here.
+                for r in projects.run_tests(name, b, self.args.full):
+                    state = "passed" if r.passed else f"FAILED: {r.detail}"
+                    say(f"{name} {label}: {r.name} {state} ({fmt_time(r.seconds)})")
+                    if not r.passed:
+                        raise projects.BuildError(
+                            f"the clang-19 reference run of {r.name} failed: {r.detail} "
+                            f"(log {r.log})", r.log)
+            fut.set_result(b)
+        except Exception as e:  # noqa: BLE001 - handed to every waiter
+            say(f"{name} {label}: FAILED: {e}")
+            fut.set_exception(e)
+        return fut.result()
+
+    def try_shared(self, name, kind):
+        try:
+            return self.shared_build(name, kind), None
+        except Exception as e:  # noqa: BLE001
+            return None, str(e)
+
+    # ---- reproduction and triage
+
+    def repro(self, name, seed, test=None):
+        cmd = ["python3", "tests/real-world/realworld.py", "--project", name,
+               "--seed", seed, "--transforms", self.args.transforms]
+        if self.args.full:
+            cmd.append("--full")
+        if test:
+            cmd += ["--test", test]
+        env = ""
+        if "DIVCC_BUILD_DIR" in os.environ:
+            env = f"DIVCC_BUILD_DIR={shlex.quote(os.environ['DIVCC_BUILD_DIR'])} "
+        return env + shlex.join(cmd)
+
+    def triage_test(self, name, build, test, reference):
+        """Why did test fail: the same build again, clang-19, -fno-diversify."""
+        notes = []
+        again = projects.run_test(name, build, test, self.args.full, reference)
+        notes.append("passes when run again on the same build (flaky?)" if again.passed
+                     else "fails again on the same build")
+        verdicts = {}
+        for kind, label in (("clang", "clang-19"), ("nodiv", "divcc -fno-diversify")):
+            b, err = self.try_shared(name, kind)
+            if b is None:
+                verdicts[kind] = None
+                notes.append(f"{label} build failed too ({err})")
+                continue
+            r = projects.run_test(name, b, test, self.args.full, reference)
+            verdicts[kind] = r.passed
+            notes.append(f"{label} build {'passes' if r.passed else 'fails: ' + r.detail}")
+        if verdicts.get("clang") is False:
+            notes.append("=> fails with plain clang-19 too: not divcc's fault")
+        elif verdicts.get("nodiv") is False:
+            notes.append("=> fails with divcc -fno-diversify but not clang-19: a divcc bug "
+                         "outside the transformations")
+        elif verdicts.get("clang") and verdicts.get("nodiv"):
+            notes.append("=> passes with clang-19 and -fno-diversify: suspect the "
+                         "diversifying transformations")
+        return "; ".join(notes)
+
+    def triage_build(self, name):
+        notes = []
+        for kind, label in (("clang", "clang-19"), ("nodiv", "divcc -fno-diversify")):
+            b, err = self.try_shared(name, kind)
+            notes.append(f"{label} builds" if b is not None else f"{label} fails too ({err})")
+        return "; ".join(notes)
+
+    def record(self, failure):
+        with self.lock:
+            self.failures.append(failure)
+
+    # ---- one project, one seed
+
+    def task(self, name, seed):
+        tag = f"{name} {seed}"
+        bdir = self.work / f"{name}-{seed}"
+        say(f"{tag}: building with divcc {self.flags(seed)}")
+        t = time.monotonic()
+        try:
+            build = projects.build(name, self.divcc, self.divxx, self.flags(seed), bdir, self.jobs)
+        except Exception as e:  # noqa: BLE001
+            log = getattr(e, "log", None)
+            say(f"{tag}: build FAILED ({fmt_time(time.monotonic() - t)}): {e}")
+            if log:
+                say(f"{tag}: last lines of {log}:\n{projects.tail(log)}")
+            f = Failure(name, "build", seed, self.args.transforms, str(e), self.repro(name, seed), log)
+            if not self.args.no_triage:
+                f.triage = self.triage_build(name)
+            self.record(f)
+            self.keep_dirs.append(bdir)
+            return
+        say(f"{tag}: built ({fmt_time(time.monotonic() - t)})")
+
+        reference = None
+        if projects.project(name).needs_reference:
+            reference, err = self.try_shared(name, "clang")
+            if reference is None:
+                self.record(Failure(name, "reference", seed, self.args.transforms,
+                                    f"no clang-19 reference: {err}", self.repro(name, seed)))
+                return
+
+        def on_result(r):
+            if r.passed:
+                with self.lock:
+                    self.passed += 1
+                say(f"{tag}: {r.name} passed ({fmt_time(r.seconds)})")
+                return
+            say(f"{tag}: {r.name} FAILED ({fmt_time(r.seconds)}): {r.detail}")
+            say(f"{tag}: last lines of {r.log}:\n{projects.tail(r.log)}")
+            f = Failure(name, r.name, seed, self.args.transforms, r.detail,
+                        self.repro(name, seed, r.name), r.log)
+            if not self.args.no_triage:
+                f.triage = self.triage_test(name, build, r.name, reference)
+                say(f"{tag}: {r.name}: {f.triage}")
+            self.record(f)
+            if bdir not in self.keep_dirs:
+                self.keep_dirs.append(bdir)
+
+        try:
+            projects.run_tests(name, build, self.args.full, self.args.test or None,
+                               reference, on_result)
+        except KeyError as e:
+            self.record(Failure(name, "tests", seed, self.args.transforms, str(e),
+                                self.repro(name, seed)))
+        if not self.args.keep and bdir not in self.keep_dirs:
+            shutil.rmtree(bdir, ignore_errors=True)
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--project", action="append", metavar="NAME",
+                    help=f"a project to build (repeatable): {', '.join(projects.names())} "
+                         f"(default: {', '.join(projects.ci_names())}; with --full, all)")
+    seeds = ap.add_mutually_exclusive_group()
+    seeds.add_argument("--seeds", type=int, metavar="N",
+                       help="seeds realworld-1 to realworld-N (default 2; with --full, 5)")
+    seeds.add_argument("--seed", action="append", metavar="S",
+                       help="this seed (repeatable), e.g. --seed realworld-2")
+    ap.add_argument("--transforms", default="all", metavar="LIST",
+                    help="the -fdiversify=LIST of every build (default: %(default)s)")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, metavar="N",
+                    help="builds at once, and make -jN in each (default: %(default)s)")
+    ap.add_argument("--keep", action="store_true", help="keep every build folder")
+    ap.add_argument("--full", action="store_true",
+                    help="all projects, 5 seeds, the longer test counts")
+    ap.add_argument("--test", action="append", metavar="NAME",
+                    help="run only this test of the project (repeatable)")
+    ap.add_argument("--no-triage", action="store_true",
+                    help="do not rebuild with clang-19 and -fno-diversify after a failure")
+    ap.add_argument("--work-dir", metavar="DIR",
+                    help="where to build (default: a new folder in $TMPDIR)")
+    ap.add_argument("--list", action="store_true", help="list the projects and exit")
+    args = ap.parse_args()
+    if args.list:
+        for n in projects.names():
+            p = projects.project(n)
+            tag = " (CI)" if p.ci_default else ""
+            print(f"{n}{tag}: {p.description} [npm {p.package.spec}]")
+        sys.exit(0)
+    try:
+        names = [projects.project(n).name for n in (args.project or [])]
+    except KeyError as e:
+        ap.error(str(e.args[0]))
+    if not names:
+        names = projects.names() if args.full else projects.ci_names()
+    args.names = list(dict.fromkeys(names))
+    if args.seed:
+        args.seed_list = list(dict.fromkeys(args.seed))
+    else:
+        n = args.seeds if args.seeds is not None else (5 if args.full else 2)
+        if n < 1:
+            ap.error("--seeds must be at least 1")
+        args.seed_list = [f"realworld-{i}" for i in range(1, n + 1)]
+    if args.test and len(args.names) != 1:
+        ap.error("--test needs exactly one --project")
+    if args.jobs < 1:
+        ap.error("-j must be at least 1")
+    return args
+
+
+def main():
+    args = parse_args()
+    for tool in ("divcc", "div++"):
+        if not (corpus.build_dir() / tool).exists():
+            sys.exit(f"real-world: {corpus.build_dir() / tool} is missing: build divcc first "
+                     f"(or set DIVCC_BUILD_DIR)")
+    for tool in ("make", "npm"):
+        if shutil.which(tool) is None:
+            sys.exit(f"real-world: '{tool}' is not installed")
+
+    if args.work_dir:
+        work = Path(args.work_dir).resolve()
+        work.mkdir(parents=True, exist_ok=True)
+    else:
+        work = Path(tempfile.mkdtemp(prefix="divcc-realworld-"))
+    mode = "full" if args.full else "CI"
+    say(f"real-world ({mode} mode): {', '.join(args.names)}; seeds {', '.join(args.seed_list)}; "
+        f"-fdiversify={args.transforms}; -j{args.jobs}; divcc {corpus.build_dir()}; in {work}")
+
+    runner = Runner(args, work)
+    fetch_failed = []
+    for name in args.names:
+        t = time.monotonic()
+        try:
+            src = projects.fetch(name)
+            say(f"{name}: sources {src} ({fmt_time(time.monotonic() - t)})")
+        except Exception as e:  # noqa: BLE001
+            say(f"{name}: fetch FAILED: {e}")
+            runner.record(Failure(name, "fetch", "-", args.transforms, str(e),
+                                  runner.repro(name, args.seed_list[0])))
+            fetch_failed.append(name)
+    names = [n for n in args.names if n not in fetch_failed]
+
+    tasks = [(n, s) for n in names for s in args.seed_list]
+    tasks.sort(key=lambda t: -COST.get(t[0], 1))
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = []
+        # References first: every seed's sqlite run waits for its output.
+        for n in names:
+            if projects.project(n).needs_reference:
+                futures.append(pool.submit(runner.try_shared, n, "clang"))
+        futures += [pool.submit(runner.task, n, s) for n, s in tasks]
+        for f in futures:
+            f.result()
+
+    elapsed = time.monotonic() - START
+    print()
+    for f in runner.failures:
+        print(f.line())
+        print(f"  reproduce: {f.repro}")
+        if f.log:
+            print(f"  log: {f.log}")
+    if runner.failures or args.keep:
+        print(f"build folders kept in {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"real-world ({mode} mode) took {fmt_time(elapsed)}")
+    print(f"real-world: {runner.passed} passed, {len(runner.failures)} failed")
+    sys.exit(1 if runner.failures else 0)
+
+
+if __name__ == "__main__":
+    main()
