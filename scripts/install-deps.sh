@@ -18,6 +18,10 @@ packages=(
   # tests of divtool audit: an independent gadget finder and ROP chain
   # builder, and a browser to render the HTML report
   python3-ropgadget chromium
+  # differential fuzzing (tests/fuzz/): csmith generates random C programs
+  # (its runtime headers are in libcsmith-dev), cvise reduces mismatching ones,
+  # clang's sanitizer runtimes check them for undefined behaviour
+  csmith libcsmith-dev cvise libclang-rt-19-dev
 )
 
 missing=()
