@@ -29,6 +29,14 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run);
 /// Adds `cache`.
 void addCacheSubcommand(CLI::App &Divtool, RunSubcommand &Run);
 
+/// Adds `population`, `verify`, `identify` and `symbolize`: building a
+/// population of variants into a registry, and working with it
+/// (divtool/population/).
+void addPopulationSubcommand(CLI::App &Divtool, RunSubcommand &Run);
+void addVerifySubcommand(CLI::App &Divtool, RunSubcommand &Run);
+void addIdentifySubcommand(CLI::App &Divtool, RunSubcommand &Run);
+void addSymbolizeSubcommand(CLI::App &Divtool, RunSubcommand &Run);
+
 /// Prints "divtool: error: MESSAGE" for \p E; returns exit status 1.
 int reportError(llvm::Error E);
 

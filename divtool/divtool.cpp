@@ -32,6 +32,10 @@ int main(int Argc, char **Argv) {
   RunSubcommand Run;
   addAuditSubcommand(Divtool, Run);
   addCacheSubcommand(Divtool, Run);
+  addPopulationSubcommand(Divtool, Run);
+  addVerifySubcommand(Divtool, Run);
+  addIdentifySubcommand(Divtool, Run);
+  addSymbolizeSubcommand(Divtool, Run);
 
   // CLI11 would only say "a subcommand is required".
   if (Argc > 1 && Argv[1][0] != '-') {

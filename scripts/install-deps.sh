@@ -11,6 +11,8 @@ packages=(
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev libffi-dev
   # divtool's command line and JSON output
   libcli11-dev nlohmann-json3-dev
+  # divtool population's registry of variants (SQLite's C API)
+  libsqlite3-dev
   # what divcc runs: clang-19's front end, optimizer and linker driver, lld
   clang-19 lld-19
   # tests: GoogleTest, lit and FileCheck, binutils for inspecting objects

@@ -1,0 +1,751 @@
+//===- VariantBuild.cpp - Building the variants of a population -----------===//
+
+#include "divtool/population/VariantBuild.h"
+
+#include "registry/Fingerprints.h"
+#include "support/AtomicOutput.h"
+#include "support/Sha256.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ObjCopy/CommonConfig.h"
+#include "llvm/ObjCopy/ELF/ELFConfig.h"
+#include "llvm/ObjCopy/ELF/ELFObjcopy.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <openssl/crypto.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+using namespace llvm;
+
+namespace divcc {
+
+static Error failure(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+static Error failure(const Twine &What, std::error_code EC) {
+  return createStringError(EC, What + ": " + EC.message());
+}
+
+Expected<MasterKey> readSeedFile(StringRef Path) {
+  Expected<sys::fs::file_t> File = sys::fs::openNativeFileForRead(Path);
+  if (!File)
+    return failure("cannot read seed file '" + Path + "'",
+                   errorToErrorCode(File.takeError()));
+  SmallVector<char, 0> Bytes;
+  sys::fs::file_status Status;
+  // Reserve first, so that no partial copy of the secret is left behind in
+  // memory freed by growing the buffer.
+  if (!sys::fs::status(*File, Status))
+    Bytes.reserve(Status.getSize() + 1);
+  Error E = sys::fs::readNativeFileToEOF(*File, Bytes);
+  sys::fs::closeFile(*File);
+  auto Wipe =
+      make_scope_exit([&] { OPENSSL_cleanse(Bytes.data(), Bytes.capacity()); });
+  if (E)
+    return failure("cannot read seed file '" + Path + "'",
+                   errorToErrorCode(std::move(E)));
+  if (Bytes.empty())
+    return failure("seed file '" + Path + "' is empty");
+  return MasterKey::fromSecret(
+      arrayRefFromStringRef(StringRef(Bytes.data(), Bytes.size())));
+}
+
+Expected<PrivateDir> PrivateDir::create(StringRef Prefix) {
+  SmallString<256> Template;
+  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Template);
+  sys::path::append(Template, Prefix + "-XXXXXX");
+  // mkdtemp creates the directory with mode 0700.
+  if (!::mkdtemp(const_cast<char *>(Template.c_str())))
+    return failure("cannot create a temporary directory in '" +
+                       sys::path::parent_path(Template) + "'",
+                   std::error_code(errno, std::generic_category()));
+  PrivateDir Dir;
+  Dir.Path = std::string(Template);
+  return Dir;
+}
+
+PrivateDir::PrivateDir(PrivateDir &&Other)
+    : Path(std::move(Other.Path)), Secrets(std::move(Other.Secrets)),
+      Kept(Other.Kept) {
+  Other.Path.clear();
+  Other.Secrets.clear();
+}
+
+PrivateDir::~PrivateDir() {
+  for (const std::string &File : std::vector<std::string>(Secrets))
+    removeSecret(File);
+  if (!Path.empty() && !Kept)
+    sys::fs::remove_directories(Path, /*IgnoreErrors=*/true);
+}
+
+Expected<std::string> PrivateDir::writeSecret(StringRef Name,
+                                              ArrayRef<uint8_t> Bytes) {
+  SmallString<256> File(Path);
+  sys::path::append(File, Name);
+  int Fd = ::open(File.c_str(),
+                  O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (Fd < 0)
+    return failure("cannot create a seed file in '" + Path + "'",
+                   std::error_code(errno, std::generic_category()));
+  Secrets.push_back(std::string(File));
+  sys::RemoveFileOnSignal(File);
+  size_t Done = 0;
+  while (Done < Bytes.size()) {
+    ssize_t N = ::write(Fd, Bytes.data() + Done, Bytes.size() - Done);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      std::error_code EC(errno, std::generic_category());
+      ::close(Fd);
+      removeSecret(File);
+      return failure("cannot write a seed file in '" + Path + "'", EC);
+    }
+    Done += N;
+  }
+  ::close(Fd);
+  return std::string(File);
+}
+
+void PrivateDir::removeSecret(StringRef File) {
+  sys::fs::remove(File);
+  sys::DontRemoveFileOnSignal(File);
+  llvm::erase(Secrets, File.str());
+}
+
+Expected<std::string> writeVariantSeed(PrivateDir &Dir, const MasterKey &Key,
+                                       StringRef Id) {
+  Key256 Seed = variantSeed(Key, Id);
+  Expected<std::string> File = Dir.writeSecret(Id, Seed);
+  OPENSSL_cleanse(Seed.data(), Seed.size());
+  return File;
+}
+
+/// The ELF type (ET_EXEC, ET_DYN...) of a little-endian ELF file, or 0.
+static unsigned elfType(StringRef Path) {
+  int Fd = ::open(Path.str().c_str(), O_RDONLY | O_CLOEXEC);
+  if (Fd < 0)
+    return 0;
+  uint8_t Header[18] = {};
+  ssize_t N = ::pread(Fd, Header, sizeof(Header), 0);
+  ::close(Fd);
+  if (N != sizeof(Header) ||
+      memcmp(Header,
+             "\x7f"
+             "ELF",
+             4) != 0 ||
+      Header[5] != 1 /* ELFDATA2LSB */)
+    return 0;
+  return support::endian::read16le(Header + 16);
+}
+
+static bool looksBuilt(StringRef Name, const struct stat &St, StringRef Path) {
+  if (Name.ends_with(".o") || Name.ends_with(".a") || Name.ends_with(".so") ||
+      Name.contains(".so."))
+    return true;
+  return (St.st_mode & S_IXUSR) && elfType(Path) != 0;
+}
+
+static StringRef relativeTo(StringRef Root, StringRef Path) {
+  return Path.drop_front(Root.size()).ltrim('/');
+}
+
+Expected<CopyStats> copyTree(StringRef From, StringRef To,
+                             ArrayRef<std::string> Exclude) {
+  CopyStats Stats;
+  if (std::error_code EC = sys::fs::create_directories(To))
+    return failure("cannot create '" + To + "'", EC);
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(From, EC,
+                                                /*follow_symlinks=*/false),
+       End;
+       It != End && !EC; It.increment(EC)) {
+    std::string Source = It->path();
+    if (is_contained(Exclude, Source)) {
+      It.no_push();
+      continue;
+    }
+    StringRef Relative = relativeTo(From, Source);
+    SmallString<256> Target(To);
+    sys::path::append(Target, Relative);
+    struct stat St;
+    if (::lstat(Source.c_str(), &St) != 0)
+      return failure("cannot copy '" + Source + "'",
+                     std::error_code(errno, std::generic_category()));
+    if (S_ISDIR(St.st_mode)) {
+      // Owner access is kept, so that the copy can be filled and removed.
+      if (::mkdir(Target.c_str(), (St.st_mode & 07777) | 0700) != 0 &&
+          errno != EEXIST)
+        return failure("cannot create '" + Target + "'",
+                       std::error_code(errno, std::generic_category()));
+    } else if (S_ISLNK(St.st_mode)) {
+      SmallString<256> Link;
+      Link.resize(St.st_size + 1);
+      ssize_t N = ::readlink(Source.c_str(), Link.data(), Link.size());
+      if (N < 0 ||
+          ::symlink(std::string(Link.data(), N).c_str(), Target.c_str()) != 0)
+        return failure("cannot copy the link '" + Source + "'",
+                       std::error_code(errno, std::generic_category()));
+    } else if (S_ISREG(St.st_mode)) {
+      if (std::error_code CopyEC = sys::fs::copy_file(Source, Target))
+        return failure("cannot copy '" + Source + "'", CopyEC);
+      // The modification times make `make` decide as it would in the
+      // source tree.
+      struct timespec Times[2] = {St.st_atim, St.st_mtim};
+      if (::chmod(Target.c_str(), St.st_mode & 07777) != 0 ||
+          ::utimensat(AT_FDCWD, Target.c_str(), Times, 0) != 0)
+        return failure("cannot copy '" + Source + "'",
+                       std::error_code(errno, std::generic_category()));
+      ++Stats.Files;
+      if (looksBuilt(sys::path::filename(Source), St, Source))
+        Stats.BuiltFiles.push_back(Relative.str());
+    }
+  }
+  if (EC)
+    return failure("cannot copy the source tree '" + From + "'", EC);
+  return Stats;
+}
+
+static int64_t modificationNanos(const struct stat &St) {
+  return int64_t(St.st_mtim.tv_sec) * 1000000000 + St.st_mtim.tv_nsec;
+}
+
+TreeSnapshot snapshotTree(StringRef Root) {
+  TreeSnapshot Snapshot;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Root, EC, false), End;
+       It != End && !EC; It.increment(EC)) {
+    struct stat St;
+    if (::lstat(It->path().c_str(), &St) == 0 && S_ISREG(St.st_mode))
+      Snapshot[relativeTo(Root, It->path())] = {uint64_t(St.st_size),
+                                                modificationNanos(St)};
+  }
+  return Snapshot;
+}
+
+static bool changedSince(const TreeSnapshot &Before, StringRef Relative,
+                         const struct stat &St) {
+  auto It = Before.find(Relative);
+  return It == Before.end() ||
+         It->second !=
+             std::make_pair(uint64_t(St.st_size), modificationNanos(St));
+}
+
+Expected<std::vector<std::string>> findArtifacts(StringRef Tree,
+                                                 const TreeSnapshot &Before,
+                                                 ArrayRef<std::string> Named) {
+  std::vector<std::string> Found;
+  if (!Named.empty()) {
+    for (const std::string &Relative : Named) {
+      SmallString<256> Path(Tree);
+      sys::path::append(Path, Relative);
+      struct stat St;
+      if (::lstat(Path.c_str(), &St) != 0)
+        return failure("artifact '" + Relative +
+                       "' was not built (it is "
+                       "not in the variant's tree)");
+      if (!S_ISREG(St.st_mode))
+        return failure("artifact '" + Relative + "' is not a regular file");
+      if (!changedSince(Before, Relative, St))
+        return failure("artifact '" + Relative +
+                       "' was not rebuilt: it is "
+                       "the source tree's copy; clean the source tree (e.g. "
+                       "make clean) so that the build compiles it with "
+                       "divcc");
+      Found.push_back(Relative);
+    }
+    return Found;
+  }
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Tree, EC, false), End;
+       It != End && !EC; It.increment(EC)) {
+    struct stat St;
+    if (::lstat(It->path().c_str(), &St) != 0 || !S_ISREG(St.st_mode))
+      continue;
+    StringRef Relative = relativeTo(Tree, It->path());
+    unsigned Type = elfType(It->path());
+    if ((Type == ELF::ET_EXEC || Type == ELF::ET_DYN) &&
+        changedSince(Before, Relative, St))
+      Found.push_back(Relative.str());
+  }
+  if (EC)
+    return failure("cannot read the variant's tree '" + Tree + "'", EC);
+  if (Found.empty())
+    return failure("the build created no ELF executable or shared object in "
+                   "the tree (was the source tree already built? clean it, "
+                   "or name the outputs with --artifact)");
+  llvm::sort(Found);
+  return Found;
+}
+
+Expected<std::string> fileSha256(StringRef Path) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return failure("cannot read '" + Path + "'", Buffer.getError());
+  return toHex(Sha256::digest((*Buffer)->getBuffer()));
+}
+
+std::string codeSha256(const ElfImage &Image) {
+  Sha256 H;
+  for (const CodeSegment &S : Image.code()) {
+    uint8_t Header[16];
+    support::endian::write64le(Header, S.Address);
+    support::endian::write64le(Header + 8, S.Bytes.size());
+    H.update(ArrayRef<uint8_t>(Header));
+    H.update(S.Bytes);
+  }
+  return toHex(H.final());
+}
+
+std::vector<uint64_t> codeFingerprints(const ElfImage &Image) {
+  std::vector<uint64_t> Hashes;
+  for (const CodeSegment &S : Image.code())
+    addFingerprints(S.Bytes, Hashes);
+  sortUnique(Hashes);
+  return Hashes;
+}
+
+/// Writes a copy of the ELF file \p From without symbols and debug
+/// information (llvm-strip's default) to \p To; returns its SHA-256.
+static Expected<std::string> writeStrippedCopy(StringRef From, StringRef To) {
+  Expected<object::OwningBinary<object::Binary>> Binary =
+      object::createBinary(From);
+  if (!Binary)
+    return Binary.takeError();
+  auto *Elf = dyn_cast<object::ELFObjectFileBase>(Binary->getBinary());
+  if (!Elf)
+    return failure("'" + From + "' is not an ELF file");
+  objcopy::CommonConfig Common;
+  Common.InputFilename = From;
+  Common.OutputFilename = To;
+  Common.StripAll = true;
+  objcopy::ELFConfig ElfConfig;
+  SmallVector<char, 0> Stripped;
+  raw_svector_ostream OS(Stripped);
+  if (Error E =
+          objcopy::elf::executeObjcopyOnBinary(Common, ElfConfig, *Elf, OS))
+    return failure("cannot strip '" + From + "': " + toString(std::move(E)));
+  StringRef Bytes(Stripped.data(), Stripped.size());
+  if (std::error_code EC =
+          sys::fs::create_directories(sys::path::parent_path(To)))
+    return failure("cannot create '" + sys::path::parent_path(To) + "'", EC);
+  if (Error E = writeFileAtomically(To, Bytes))
+    return failure("cannot write '" + To + "': " + toString(std::move(E)));
+  struct stat St;
+  if (::stat(From.str().c_str(), &St) == 0)
+    ::chmod(To.str().c_str(), St.st_mode & 07777);
+  return toHex(Sha256::digest(Bytes));
+}
+
+Expected<ArtifactRecord> examineArtifact(StringRef Tree, StringRef Relative,
+                                         StringRef StripTo) {
+  SmallString<256> Path(Tree);
+  sys::path::append(Path, Relative);
+  ArtifactRecord A;
+  A.Path = Relative.str();
+  auto Buffer = MemoryBuffer::getFile(Path, false, false);
+  if (!Buffer)
+    return failure("cannot read artifact '" + Path + "'", Buffer.getError());
+  A.Size = (*Buffer)->getBufferSize();
+  A.Sha256 = toHex(Sha256::digest((*Buffer)->getBuffer()));
+  Expected<ElfImage> Image = ElfImage::open(Path);
+  if (!Image) {
+    // Not a binary divtool reads (an archive, a data file): recorded by
+    // its hash alone.
+    consumeError(Image.takeError());
+    return A;
+  }
+  A.CodeSha256 = codeSha256(*Image);
+  A.Fingerprints = codeFingerprints(*Image);
+  if (!StripTo.empty()) {
+    Expected<std::string> Stripped = writeStrippedCopy(Path, StripTo);
+    if (!Stripped)
+      return Stripped.takeError();
+    A.StrippedSha256 = *Stripped;
+  }
+  return A;
+}
+
+bool hasLineTables(StringRef Path) {
+  Expected<object::OwningBinary<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Path);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return false;
+  }
+  for (const object::SectionRef &S : Obj->getBinary()->sections()) {
+    Expected<StringRef> Name = S.getName();
+    if (Name && *Name == ".debug_line" && S.getSize() > 0)
+      return true;
+    if (!Name)
+      consumeError(Name.takeError());
+  }
+  return false;
+}
+
+static bool isDivccName(StringRef Path) {
+  StringRef Base = sys::path::filename(Path);
+  return Base == "divcc" || Base == "div++";
+}
+
+/// NAME=VALUE with NAME a variable name: the value, else none.
+static std::optional<StringRef> assignmentValue(StringRef Arg) {
+  auto [Name, Value] = Arg.split('=');
+  if (Name.size() == Arg.size() || Name.empty() ||
+      !all_of(Name, [](char C) { return isAlnum(C) || C == '_'; }))
+    return std::nullopt;
+  return Value;
+}
+
+/// The divcc beside \p DivccOrDivxx.
+static std::string siblingDivcc(StringRef Path) {
+  SmallString<256> Divcc(sys::path::parent_path(Path));
+  sys::path::append(Divcc, "divcc");
+  return std::string(Divcc);
+}
+
+static std::string resolveDivcc(StringRef Named) {
+  if (Named.contains('/')) {
+    SmallString<256> Absolute(Named);
+    sys::fs::make_absolute(Absolute);
+    if (sys::fs::can_execute(Absolute))
+      return siblingDivcc(Absolute);
+  }
+  if (ErrorOr<std::string> Found =
+          sys::findProgramByName(sys::path::filename(Named)))
+    return siblingDivcc(*Found);
+  return "";
+}
+
+std::string findDivcc(ArrayRef<std::string> Command) {
+  for (const std::string &Arg : Command) {
+    StringRef Value = assignmentValue(Arg).value_or(Arg);
+    if (isDivccName(Value))
+      if (std::string Found = resolveDivcc(Value); !Found.empty())
+        return Found;
+  }
+  for (const char *Variable : {"CC", "CXX"})
+    if (const char *Value = ::getenv(Variable); Value && isDivccName(Value))
+      if (std::string Found = resolveDivcc(Value); !Found.empty())
+        return Found;
+  if (ErrorOr<std::string> Found = sys::findProgramByName("divcc"))
+    return *Found;
+  std::string Self =
+      sys::fs::getMainExecutable(nullptr, reinterpret_cast<void *>(&findDivcc));
+  std::string Beside = siblingDivcc(Self);
+  return sys::fs::can_execute(Beside) ? Beside : "";
+}
+
+std::string compilerIdentity(StringRef Divcc) {
+  if (Divcc.empty())
+    return "unknown (no divcc in the build command, $CC, $CXX or PATH)";
+  SmallString<128> Output;
+  std::string Version = "divcc";
+  if (!sys::fs::createTemporaryFile("divtool-version", "txt", Output)) {
+    std::optional<StringRef> Redirects[] = {StringRef(), StringRef(Output),
+                                            StringRef()};
+    if (sys::ExecuteAndWait(Divcc, {Divcc, "--version"}, std::nullopt,
+                            Redirects, /*SecondsToWait=*/60) == 0)
+      if (auto Buffer = MemoryBuffer::getFile(Output)) {
+        // "divcc VERSION (...) on:" and clang's version on the next line.
+        auto [First, Rest] = (*Buffer)->getBuffer().split('\n');
+        Version = First.str();
+        if (First.ends_with(":"))
+          Version += " " + Rest.split('\n').first.str();
+      }
+    sys::fs::remove(Output);
+  }
+  SmallString<256> Real;
+  if (sys::fs::real_path(Divcc, Real))
+    Real = Divcc;
+  Expected<std::string> Hash = fileSha256(Real);
+  std::string HashText = Hash ? "SHA-256 " + *Hash : "unreadable";
+  if (!Hash)
+    consumeError(Hash.takeError());
+  return Version + " (" + std::string(Real) + ", " + HashText + ")";
+}
+
+static StringRef variableName(StringRef Entry) {
+  return Entry.split('=').first;
+}
+
+std::vector<std::string> environmentWith(ArrayRef<std::string> Remove,
+                                         ArrayRef<std::string> Add) {
+  std::vector<std::string> Env;
+  for (char **E = environ; *E; ++E) {
+    StringRef Name = variableName(*E);
+    if (is_contained(Remove, Name) || any_of(Add, [&](const std::string &A) {
+          return variableName(A) == Name;
+        }))
+      continue;
+    Env.push_back(*E);
+  }
+  Env.insert(Env.end(), Add.begin(), Add.end());
+  return Env;
+}
+
+std::optional<std::string> lookupEnvironment(ArrayRef<std::string> Env,
+                                             StringRef Name) {
+  for (const std::string &E : Env)
+    if (variableName(E) == Name)
+      return E.substr(Name.size() + 1);
+  return std::nullopt;
+}
+
+Expected<pid_t> startBuild(ArrayRef<std::string> Command, StringRef Dir,
+                           ArrayRef<std::string> Env, StringRef Log) {
+  std::string Program = Command[0];
+  if (!StringRef(Program).contains('/')) {
+    SmallVector<StringRef, 16> Paths;
+    std::string PathVariable =
+        lookupEnvironment(Env, "PATH").value_or("/usr/bin:/bin");
+    SplitString(PathVariable, Paths, ":");
+    ErrorOr<std::string> Found = sys::findProgramByName(Program, Paths);
+    if (!Found)
+      return failure("cannot run the build command: '" + Program +
+                     "' is not on PATH");
+    Program = *Found;
+  }
+  int LogFd =
+      ::open(Log.str().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (LogFd < 0)
+    return failure("cannot create the build log '" + Log + "'",
+                   std::error_code(errno, std::generic_category()));
+  std::vector<char *> Argv, Envp;
+  for (const std::string &A : Command)
+    Argv.push_back(const_cast<char *>(A.c_str()));
+  Argv.push_back(nullptr);
+  // PWD names the build's directory, not divtool's (make's $(PWD) and
+  // scripts read it).
+  std::string WorkingDir = Dir.str();
+  std::string Pwd = "PWD=" + WorkingDir;
+  for (const std::string &E : Env)
+    if (variableName(E) != "PWD")
+      Envp.push_back(const_cast<char *>(E.c_str()));
+  Envp.push_back(Pwd.data());
+  Envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t Actions;
+  posix_spawn_file_actions_init(&Actions);
+  posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&Actions, LogFd, 1);
+  posix_spawn_file_actions_adddup2(&Actions, LogFd, 2);
+  posix_spawn_file_actions_addchdir_np(&Actions, WorkingDir.c_str());
+  pid_t Pid = 0;
+  int Rc = posix_spawn(&Pid, Program.c_str(), &Actions, nullptr, Argv.data(),
+                       Envp.data());
+  posix_spawn_file_actions_destroy(&Actions);
+  ::close(LogFd);
+  if (Rc != 0)
+    return failure("cannot run the build command '" + Program + "'",
+                   std::error_code(Rc, std::generic_category()));
+  return Pid;
+}
+
+std::optional<int> waitBuild(pid_t Pid, bool Block) {
+  for (;;) {
+    int Status = 0;
+    pid_t R = ::waitpid(Pid, &Status, Block ? 0 : WNOHANG);
+    if (R == Pid)
+      return Status;
+    if (R == 0)
+      return std::nullopt;
+    if (errno != EINTR)
+      return 255 << 8; // Lost: reported as a failure.
+  }
+}
+
+std::string describeWaitStatus(int Status) {
+  if (WIFEXITED(Status))
+    return "exit status " + std::to_string(WEXITSTATUS(Status));
+  if (WIFSIGNALED(Status))
+    return "killed by signal " + std::to_string(WTERMSIG(Status)) + " (" +
+           strsignal(WTERMSIG(Status)) + ")";
+  return "wait status " + std::to_string(Status);
+}
+
+int exitCodeOf(int Status) {
+  if (WIFEXITED(Status))
+    return WEXITSTATUS(Status);
+  if (WIFSIGNALED(Status))
+    return 128 + WTERMSIG(Status);
+  return 255;
+}
+
+std::string lastLines(StringRef Log, unsigned N) {
+  auto Buffer = MemoryBuffer::getFile(Log);
+  if (!Buffer)
+    return "  (no log: " + Buffer.getError().message() + ")\n";
+  SmallVector<StringRef, 0> Lines;
+  (*Buffer)->getBuffer().rtrim('\n').split(Lines, '\n');
+  if (Lines.size() == 1 && Lines[0].empty())
+    return "  (the log is empty)\n";
+  std::string Out;
+  for (StringRef Line : ArrayRef(Lines).take_back(N)) {
+    Out += "  ";
+    Out +=
+        Line.size() > 300 ? (Line.take_front(300) + "...").str() : Line.str();
+    Out += "\n";
+  }
+  return Out;
+}
+
+std::string describeVariant(const VariantRecord &V) {
+  return "variant " + V.Id + (V.Label.empty() ? "" : " ('" + V.Label + "')");
+}
+
+/// A shell word for \p S.
+static std::string shellQuote(StringRef S) {
+  std::string Out = "'";
+  for (char C : S)
+    Out += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Out + "'";
+}
+
+/// Makes every divcc and div++ the build runs add -g: scripts of those names
+/// in \p Bin, first on PATH, and NAME=.../divcc arguments and $CC/$CXX
+/// pointed at them. -g changes no code (docs/manual.md), only adds debug
+/// information; appended last, it overrides a -g0 of the build's own.
+static Error addDebugInfoShim(StringRef Bin, std::vector<std::string> &Command,
+                              std::vector<std::string> &Env) {
+  std::string Divcc = findDivcc(Command);
+  if (Divcc.empty())
+    return failure("cannot add debug information to the rebuild: no divcc "
+                   "found in the build command, $CC, $CXX or PATH");
+  if (std::error_code EC =
+          sys::fs::create_directory(Bin, true, sys::fs::perms::owner_all))
+    return failure("cannot create '" + Bin + "'", EC);
+  SmallString<256> DivccShim(Bin), DivxxShim(Bin);
+  sys::path::append(DivccShim, "divcc");
+  sys::path::append(DivxxShim, "div++");
+  std::string Divxx = (sys::path::parent_path(Divcc) + "/div++").str();
+  for (auto [Shim, Real] :
+       {std::pair<StringRef, StringRef>(DivccShim, Divcc),
+        std::pair<StringRef, StringRef>(DivxxShim, Divxx)}) {
+    std::string Script = "#!/bin/sh\n# divtool symbolize: the build's " +
+                         sys::path::filename(Real).str() +
+                         ", with debug information\nexec " + shellQuote(Real) +
+                         " \"$@\" -g\n";
+    if (Error E = writeFileAtomically(Shim, Script))
+      return E;
+    if (::chmod(Shim.str().c_str(), 0700) != 0)
+      return failure("cannot make '" + Shim + "' executable",
+                     std::error_code(errno, std::generic_category()));
+  }
+  auto Redirect = [&](StringRef Value) -> std::optional<std::string> {
+    if (!isDivccName(Value))
+      return std::nullopt;
+    return sys::path::filename(Value) == "div++" ? std::string(DivxxShim)
+                                                 : std::string(DivccShim);
+  };
+  for (std::string &Arg : Command) {
+    if (std::optional<StringRef> Value = assignmentValue(Arg)) {
+      if (std::optional<std::string> Shim = Redirect(*Value))
+        Arg = (variableName(Arg) + "=" + *Shim).str();
+    } else if (std::optional<std::string> Shim = Redirect(Arg)) {
+      Arg = *Shim;
+    }
+  }
+  for (std::string &E : Env) {
+    StringRef Name = variableName(E);
+    if (Name == "CC" || Name == "CXX") {
+      if (std::optional<std::string> Shim =
+              Redirect(StringRef(E).drop_front(Name.size() + 1)))
+        E = (Name + "=" + *Shim).str();
+    } else if (Name == "PATH") {
+      E = ("PATH=" + Bin + ":" + StringRef(E).drop_front(5)).str();
+    }
+  }
+  return Error::success();
+}
+
+Expected<RebuiltVariant> rebuildVariant(const VariantRecord &V,
+                                        const MasterKey &Key,
+                                        StringRef RegistryPath,
+                                        const RebuildOptions &Options) {
+  std::string Named = Options.Source.empty() ? V.SourceDir : Options.Source;
+  SmallString<256> Source;
+  if (std::error_code EC = sys::fs::real_path(Named, Source))
+    return failure("source tree '" + Named + "'" +
+                       (Options.Source.empty()
+                            ? " (where the population was built from)"
+                            : "") +
+                       " cannot be read; name it with --source",
+                   EC);
+  if (!sys::fs::is_directory(Source))
+    return failure("source tree '" + Source + "' is not a directory");
+  if (V.BuildCommand.empty())
+    return failure(describeVariant(V) + " has no recorded build command");
+
+  // Leave out the population's directory (DIR of DIR/variants/ID/tree) and
+  // the registry, should they be inside the source.
+  std::vector<std::string> Exclude;
+  for (StringRef Path : {sys::path::parent_path(sys::path::parent_path(
+                             sys::path::parent_path(V.Tree))),
+                         RegistryPath, StringRef(Options.SeedFile)}) {
+    SmallString<256> Real;
+    if (!Path.empty() && !sys::fs::real_path(Path, Real))
+      Exclude.push_back(std::string(Real));
+  }
+
+  Expected<PrivateDir> Dir = PrivateDir::create("divtool-rebuild");
+  if (!Dir)
+    return Dir.takeError();
+  RebuiltVariant R{std::move(*Dir), "", ""};
+  R.Tree = R.Dir.path() + "/tree";
+  R.Log = R.Dir.path() + "/build.log";
+  if (Options.Keep)
+    R.Dir.keep();
+  errs() << Options.Tool << ": rebuilding " << describeVariant(V) << " from '"
+         << Source << "' in '" << R.Tree << "'"
+         << (Options.DebugInfo ? " with debug information" : "") << "\n";
+  Expected<CopyStats> Copied = copyTree(Source, R.Tree, Exclude);
+  if (!Copied)
+    return Copied.takeError();
+
+  Expected<std::string> SeedFile = writeVariantSeed(R.Dir, Key, V.Id);
+  if (!SeedFile)
+    return SeedFile.takeError();
+  std::vector<std::string> Command = V.BuildCommand;
+  std::vector<std::string> Env =
+      environmentWith({"DIVCC_CACHE_DIR"}, {"DIVCC_SEED_FILE=" + *SeedFile});
+  if (Options.DebugInfo)
+    if (Error E = addDebugInfoShim(R.Dir.path() + "/bin", Command, Env))
+      return E;
+
+  Expected<pid_t> Pid = startBuild(Command, R.Tree, Env, R.Log);
+  if (!Pid)
+    return Pid.takeError();
+  int Status = *waitBuild(*Pid, /*Block=*/true);
+  R.Dir.removeSecret(*SeedFile);
+  if (Status != 0)
+    return failure("the rebuild of " + describeVariant(V) + " failed (" +
+                   describeWaitStatus(Status) +
+                   "); the last lines of its log:\n" +
+                   StringRef(lastLines(R.Log, 10)).rtrim('\n'));
+  return R;
+}
+
+} // namespace divcc
