@@ -1,7 +1,9 @@
 //===- divtool.cpp - divcc's companion tool -------------------------------===//
 //
 // divtool works on what divcc builds: it measures how much a population of
-// variants resists code reuse (audit) and manages divcc's front-end cache
+// variants resists code reuse (audit), builds populations of variants with
+// a registry (population), and answers questions about a shipped variant
+// (verify, identify, symbolize); it also manages divcc's front-end cache
 // (cache). Each subcommand is in its own folder.
 //
 //===----------------------------------------------------------------------===//
