@@ -28,6 +28,7 @@ equal the reference build's byte for byte.
 
 import base64
 import contextlib
+import difflib
 import hashlib
 import json
 import os
@@ -129,6 +130,24 @@ def _run(cmd, cwd, env, log, timeout, stdin=None, stdout=None):
         return code
 
 
+def _first_error(path):
+    """The first compiler or tool error in a log, made short."""
+    try:
+        text = Path(path).read_bytes()[-2000000:].decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    lines = text.splitlines()
+    # The output of the last command run (the one that failed).
+    starts = [i for i, l in enumerate(lines) if l.startswith("$ ")]
+    lines = lines[starts[-1]:] if starts else lines
+    for pattern in (r"\berror\b:", r"\*\*\*.*Error", r"[Ee]rror"):
+        for line in lines:
+            if not line.startswith("$ ") and re.search(pattern, line):
+                line = "".join(c if c.isprintable() else "?" for c in line).strip()
+                return line[:200] + ("..." if len(line) > 200 else "")
+    return _last_line(path)
+
+
 def tail(path, lines=6, width=160):
     """The last lines of a log, printable and short."""
     try:
@@ -204,8 +223,10 @@ def _download(pkg, tarballs):
         tgz.unlink()
     tarballs.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=tarballs) as tmp:
+        # npm's own cache inside ours: nothing written to $HOME.
         env = dict(os.environ, npm_config_update_notifier="false",
-                   npm_config_fund="false", npm_config_audit="false")
+                   npm_config_fund="false", npm_config_audit="false",
+                   npm_config_cache=str(tarballs.parent / "npm-cache"))
         try:
             p = subprocess.run(["npm", "pack", pkg.spec, "--pack-destination", tmp,
                                 "--json", "--silent"], cwd=tmp, env=env,
@@ -263,15 +284,13 @@ class Project:
         code = _run(["make", f"-j{jobs}"] + list(args), cwd, env, log, timeout)
         if code != 0:
             what = "timed out" if code is None else f"failed ({code})"
-            raise BuildError(f"make {' '.join(args)} {what}: "
-                             f"{_last_line(log, r'[Ee]rror')}", log)
+            raise BuildError(f"make {' '.join(args)} {what}: {_first_error(log)}", log)
 
     def _check(self, cmd, cwd, env, log, timeout=BUILD_TIMEOUT):
         code = _run(cmd, cwd, env, log, timeout)
         if code != 0:
             what = "timed out" if code is None else f"failed ({code})"
-            raise BuildError(f"{Path(str(cmd[0])).name} {what}: "
-                             f"{_last_line(log, r'[Ee]rror')}", log)
+            raise BuildError(f"{Path(str(cmd[0])).name} {what}: {_first_error(log)}", log)
 
 
 def _verdict(code, log, pattern=None):
@@ -289,16 +308,18 @@ class LZ4(Project):
     MORE = ["test-lz4-opt-parser", "test-lz4-sparse", "test-lz4-hugefile"]
     # The fuzzers with a fixed seed and a number of rounds (not a duration),
     # so that a run repeats exactly: (CI rounds, --full rounds).
-    FUZZERS = {"fuzzer": (300, 4000), "frametest": (1500, 20000)}
+    FUZZERS = {"fuzzer": (300, 2000), "frametest": (1500, 10000)}
 
     def sources(self, unpacked):
         return unpacked / "package" / "deps" / "lz4"
 
     def build(self, src, bdir, env, jobs, log):
-        # CC and CFLAGS come from the environment: the Makefiles add their
-        # warnings and -DLZ4_DEBUG to them (CFLAGS ?= -O3, then +=).
-        self._make(["lz4"], src, env, log, jobs)
-        self._make(["datagen", "lz4cat", "unlz4"] + list(self.FUZZERS), src / "tests",
+        # CFLAGS goes on make's command line: through the environment the
+        # top-level Makefile's sub-makes fall back to their default -O3 (and
+        # divcc would run with its default transformations and a fresh seed).
+        flags = f"CFLAGS={env['CFLAGS']}"
+        self._make(["lz4", flags], src, env, log, jobs)
+        self._make(["datagen", "lz4cat", "unlz4", flags] + list(self.FUZZERS), src / "tests",
                    env, log, jobs)
 
     def tests(self, bdir, full):
@@ -387,9 +408,10 @@ class Secp256k1(Project):
     # exhaustive_tests: every operation on a curve of order 13.
     PROGRAMS = {"tests": ("tests.c", True), "tests-noasm": ("tests.c", False),
                 "exhaustive_tests": ("tests_exhaustive.c", True)}
-    # Iterations of `tests COUNT SEED`: the upstream default is 64 (about
-    # 30 s per program under divcc -fdiversify=all on one core).
-    COUNT = {False: 64, True: 64}
+    # Iterations of `tests COUNT SEED`: upstream's default, 64, takes about
+    # 30 s per program under divcc -fdiversify=all on one core, so CI mode
+    # runs it too (--full as well).
+    COUNT = 64
     RNG_SEED = "6469766363207265616c2d776f726c64"  # fixed: runs repeat exactly
 
     def sources(self, unpacked):
@@ -410,7 +432,7 @@ class Secp256k1(Project):
     def run_test(self, bdir, test, full, env, log, reference):
         cmd = [f"./{test}"]
         if test != "exhaustive_tests":
-            cmd += [str(self.COUNT[full]), self.RNG_SEED]
+            cmd += [str(self.COUNT), self.RNG_SEED]
         code = _run(cmd, bdir, env, log, TEST_TIMEOUT)
         text = Path(log).read_text(errors="replace")
         if code == 0 and test != "exhaustive_tests" and "no problems found" not in text:
@@ -469,7 +491,11 @@ class SQLite(Project):
         n = next((i for i, (a, b) in enumerate(zip(gl, wl)) if a != b), min(len(gl), len(wl)))
         show = lambda ls: ls[n].decode(errors="replace")[:100] if n < len(ls) else "<end>"
         with open(log, "a") as f:
-            f.write(f"output differs from {ref} at line {n + 1}\n")
+            f.write(f"output differs from {ref} at line {n + 1}; the first differences:\n")
+            diff = difflib.unified_diff([l.decode(errors="replace") for l in wl],
+                                        [l.decode(errors="replace") for l in gl],
+                                        str(ref), str(out), lineterm="")
+            f.writelines(line[:300] + "\n" for line, _ in zip(diff, range(80)))
         return False, (f"output differs from the reference build's at line {n + 1}: "
                        f"{show(gl)!r} instead of {show(wl)!r}")
 
@@ -513,7 +539,9 @@ class LevelDB(Project):
                     bdir, env, log)
         ldb = src / "leveldb" / "leveldb-1.20"
         (ldb / "build_detect_platform").chmod(0o755)  # not executable in the npm package
-        self._make([f"out-static/{Path(b).name}" for b in self.BINARIES], ldb, env, log, jobs)
+        # The test programs, and db_bench for benchmarks.
+        self._make([f"out-static/{Path(b).name}" for b in self.BINARIES + ["db_bench"]],
+                   ldb, env, log, jobs)
         config = (ldb / "build_config.mk").read_text()
         if "-DSNAPPY" not in config:
             raise BuildError("leveldb's build_detect_platform did not find snappy", log)
@@ -559,15 +587,18 @@ def _parallel_commands(cmds, cwd, env, log, jobs):
     with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
         codes = list(pool.map(lambda a: _run(a[0], cwd, env, a[1], BUILD_TIMEOUT),
                               zip(cmds, logs)))
+    failed = None
+    for cmd, code, part in zip(cmds, codes, logs):
+        if code != 0 and failed is None:
+            what = "timed out" if code is None else f"failed ({code})"
+            failed = (f"{Path(str(cmd[0])).name} ... {Path(str(cmd[-3])).name} {what}: "
+                      f"{_first_error(part)}")
     with open(log, "ab") as out:
         for part in logs:
             out.write(part.read_bytes())
             part.unlink()
-    for cmd, code in zip(cmds, codes):
-        if code != 0:
-            what = "timed out" if code is None else f"failed ({code})"
-            raise BuildError(f"{Path(str(cmd[0])).name} ... {Path(str(cmd[-3])).name} {what}: "
-                             f"{_last_line(log, r'error')}", log)
+    if failed:
+        raise BuildError(failed, log)
 
 
 PROJECTS = {p.name: p for p in [

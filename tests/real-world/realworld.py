@@ -152,22 +152,31 @@ class Runner:
             r = projects.run_test(name, b, test, self.args.full, reference)
             verdicts[kind] = r.passed
             notes.append(f"{label} build {'passes' if r.passed else 'fails: ' + r.detail}")
+        verdict = ""
         if verdicts.get("clang") is False:
-            notes.append("=> fails with plain clang-19 too: not divcc's fault")
+            verdict = "fails with plain clang-19 too: not divcc's fault"
         elif verdicts.get("nodiv") is False:
-            notes.append("=> fails with divcc -fno-diversify but not clang-19: a divcc bug "
-                         "outside the transformations")
+            verdict = ("fails with divcc -fno-diversify but not clang-19: a divcc bug "
+                       "outside the transformations")
         elif verdicts.get("clang") and verdicts.get("nodiv"):
-            notes.append("=> passes with clang-19 and -fno-diversify: suspect the "
-                         "diversifying transformations")
-        return "; ".join(notes)
+            verdict = ("passes with clang-19 and -fno-diversify: suspect the diversifying "
+                       "transformations")
+        return "; ".join(notes) + (f" => {verdict}" if verdict else "")
 
     def triage_build(self, name):
-        notes = []
+        notes, ok = [], {}
         for kind, label in (("clang", "clang-19"), ("nodiv", "divcc -fno-diversify")):
             b, err = self.try_shared(name, kind)
-            notes.append(f"{label} builds" if b is not None else f"{label} fails too ({err})")
-        return "; ".join(notes)
+            ok[kind] = b is not None
+            notes.append(f"{label} builds" if ok[kind] else f"{label} build fails too ({err})")
+        if not ok["clang"]:
+            verdict = "fails with plain clang-19 too: not divcc's fault"
+        elif not ok["nodiv"]:
+            verdict = ("fails with divcc -fno-diversify but not clang-19: a divcc bug "
+                       "outside the transformations")
+        else:
+            verdict = "only the diversified build fails: suspect the transformations"
+        return "; ".join(notes) + f" => {verdict}"
 
     def record(self, failure):
         with self.lock:
@@ -337,6 +346,10 @@ def main():
             print(f"  log: {f.log}")
     if runner.failures or args.keep:
         print(f"build folders kept in {work}")
+    elif args.work_dir:  # remove only what this run made
+        for d in work.iterdir():
+            if d.name.startswith(tuple(f"{n}-" for n in names)):
+                shutil.rmtree(d, ignore_errors=True)
     else:
         shutil.rmtree(work, ignore_errors=True)
     print(f"real-world ({mode} mode) took {fmt_time(elapsed)}")
