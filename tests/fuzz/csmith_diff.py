@@ -33,16 +33,19 @@ from pathlib import Path
 import fuzzlib
 from fuzzlib import Result
 
-# Csmith's options, chosen so that 50 programs with 2 seeds each take well
-# under 5 minutes on 2 cores (see tests/fuzz/README.md for the measurements):
-# fewer functions and shallower blocks than csmith's defaults (10 and 5)
-# keep the programs to a few hundred lines, and compile times under a second.
-CSMITH_OPTIONS = ["--max-funcs", "6", "--max-block-depth", "3",
-                  "--max-expr-complexity", "8", "--max-array-dim", "2"]
+# Csmith's options: its defaults. Measured on 2 cores (50 programs, run seed
+# 0, 2 divcc seeds): csmith's defaults (median 1,700 lines, at most 4,300)
+# take 95 s; "--max-funcs 6 --max-block-depth 3 --max-expr-complexity 8
+# --max-array-dim 2" (median 700 lines) takes 55 s. Both are well under the
+# 5 minutes CI allows, and larger functions put more pressure on register
+# allocation, spills and frames, where divcc's transformations act.
+CSMITH_OPTIONS = []
 
-# How long the clang build of a program may run; a divcc build gets
-# fuzzlib.divcc_timeout() of the clang build's time.
-RUN_TIMEOUT = 5.0
+# How long the clang build of a program may run. A csmith program either
+# ends at once (of 1,000 programs, the 891 whose clang builds ended took at
+# most 0.06 s, bench/csmith/README.md) or loops for minutes: those are
+# skipped. A divcc build gets fuzzlib.divcc_timeout().
+RUN_TIMEOUT = 2.0
 
 
 def csmith_seed(run_seed, index):
@@ -72,16 +75,14 @@ class Mismatch:
         self.ub = None                # undefined behaviour found in the program
         self.reduced = None           # path of the saved regression
 
-    def flags(self, transforms="all"):
-        return fuzzlib.BASE_FLAGS + ["-I", fuzzlib.CSMITH_INCLUDE] + \
-            fuzzlib.divcc_flags(transforms, self.divcc_seed)
-
-    def reproduction(self, options):
+    def reproduction(self, args):
         p = self.program
         inc = ["-I", fuzzlib.CSMITH_INCLUDE]
-        gen = shlex.join([fuzzlib.CSMITH, "--seed", str(p.seed)] + options + ["-o", "p.c"])
-        ref = shlex.join([fuzzlib.clang()] + fuzzlib.BASE_FLAGS + inc + ["p.c", "-o", "ref"])
-        div = shlex.join([fuzzlib.divcc()] + self.flags() + ["p.c", "-o", "div"])
+        gen = shlex.join([fuzzlib.CSMITH, "--seed", str(p.seed)] + args.csmith_options
+                         + ["-o", "p.c"])
+        ref = shlex.join([fuzzlib.clang()] + clang_flags(args) + inc + ["p.c", "-o", "ref"])
+        div = shlex.join([fuzzlib.divcc()] + variant_flags(args, args.transforms, self.divcc_seed)
+                         + inc + ["p.c", "-o", "div"])
         return (f"{gen} && {ref} && {div} && "
                 f"{{ ./ref; echo \"exit $?\"; ./div; echo \"exit $?\"; }}")
 
@@ -103,6 +104,18 @@ class Program:
         self.mismatches = []
         self.lines = 0
         self.seconds = 0.0
+        self.run_seconds = None      # how long clang's build ran
+
+
+def clang_flags(args):
+    """The reference build's flags: the optimization level, no warnings."""
+    return [args.opt, "-w"]
+
+
+def variant_flags(args, transforms, seed):
+    """A divcc build's flags: the reference's, the transformations and seed,
+    and --extra-flags."""
+    return clang_flags(args) + fuzzlib.divcc_flags(transforms, seed) + args.extra
 
 
 def build_and_run(compiler, flags, prog, name, timeout):
@@ -132,7 +145,7 @@ def check_program(prog, args):
         return prog
     prog.lines = prog.src.read_text(errors="replace").count("\n")
 
-    ref, err = build_and_run(fuzzlib.clang(), fuzzlib.BASE_FLAGS, prog, "clang.exe",
+    ref, err = build_and_run(fuzzlib.clang(), clang_flags(args), prog, "clang.exe",
                              args.timeout)
     if ref is None:
         prog.status, prog.reason = "skip", "clang build failed"
@@ -140,15 +153,23 @@ def check_program(prog, args):
         prog.status, prog.reason = "skip", "clang build timed out"
     elif ref.status < 0:
         prog.status, prog.reason = "skip", f"clang build crashed (signal {-ref.status})"
+    elif ref.status != 0 or (b"checksum = " not in ref.stdout
+                             and "--no-checksum" not in args.csmith_options):
+        # A csmith program's main prints the checksum and returns 0. Without
+        # them, clang's build went astray: e.g. a loop that never ends and
+        # does nothing, which C11 lets the optimizer assume to end; clang -O2
+        # then ends main with `unreachable`, and the build runs into whatever
+        # code follows main, which differs in every divcc variant.
+        prog.status, prog.reason = "skip", "clang build printed no checksum"
     if prog.status:
         prog.seconds = time.monotonic() - start
         return prog
+    prog.run_seconds = ref.seconds
 
     timeout = fuzzlib.divcc_timeout(ref, args.timeout)
     for k in range(args.seeds):
         seed = f"csmith-{k}"
-        got, err = build_and_run(fuzzlib.divcc(), fuzzlib.BASE_FLAGS +
-                                 fuzzlib.divcc_flags(args.transforms, seed),
+        got, err = build_and_run(fuzzlib.divcc(), variant_flags(args, args.transforms, seed),
                                  prog, f"divcc-{k}.exe", timeout)
         if got is None:
             prog.mismatches.append(Mismatch(prog, seed, "build", ref, None, err))
@@ -164,12 +185,21 @@ def check_program(prog, args):
     return prog
 
 
-def reproduces(m, transforms, timeout, tag):
+def check_safely(prog, args):
+    """check_program, with an unexpected error (a full disk, a missing
+    tool) reported as this program's failure rather than ending the run."""
+    try:
+        return check_program(prog, args)
+    except Exception as e:  # noqa: BLE001
+        prog.status, prog.reason = "error", f"{type(e).__name__}: {e}"
+        return prog
+
+
+def reproduces(m, args, transforms, timeout, tag):
     """Whether divcc with -fdiversify=TRANSFORMS and m's seed still
     disagrees with clang on m's program."""
     prog = m.program
-    got, err = build_and_run(fuzzlib.divcc(), fuzzlib.BASE_FLAGS +
-                             fuzzlib.divcc_flags(transforms, m.divcc_seed),
+    got, err = build_and_run(fuzzlib.divcc(), variant_flags(args, transforms, m.divcc_seed),
                              prog, f"alone-{tag}.exe", timeout)
     if m.kind == "build":
         return got is None
@@ -180,7 +210,7 @@ def analyse(m, args, timeout):
     """Which transformations reproduce the mismatch alone, and whether the
     program has undefined behaviour after all."""
     m.alone = [t for t in fuzzlib.TRANSFORMS
-               if reproduces(m, t, timeout, f"{t}-{m.divcc_seed}")]
+               if reproduces(m, args, t, timeout, f"{t}-{m.divcc_seed}")]
     if m.kind == "output":
         m.ub = fuzzlib.undefined_behaviour(m.program.src, m.program.dir, m.expected,
                                            args.timeout, ["-I", fuzzlib.CSMITH_INCLUDE])
@@ -214,7 +244,8 @@ def reduce(m, args, log):
     config = {
         "clang": fuzzlib.clang(),
         "divcc": fuzzlib.divcc(),
-        "divcc_flags": fuzzlib.divcc_flags(transforms, m.divcc_seed),
+        "opt": args.opt,
+        "divcc_flags": fuzzlib.divcc_flags(transforms, m.divcc_seed) + args.extra,
         "mode": m.kind,
         "timeout": args.timeout,
         "file": src.name,
@@ -257,7 +288,17 @@ def reduce(m, args, log):
         return None
     lines = src.read_text().count("\n")
     log(f"  reduce: {lines} lines after {time.monotonic() - start:.0f} s")
+    args.reducer_version = reducer_version(reducer)
     return save_regression(m, transforms, src.read_text(), args)
+
+
+def reducer_version(reducer):
+    try:
+        out = subprocess.run([reducer, "--version"], capture_output=True, text=True,
+                             timeout=60).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        out = ""
+    return out.splitlines()[0] if out else Path(reducer).name
 
 
 def save_regression(m, transforms, text, args):
@@ -266,18 +307,24 @@ def save_regression(m, transforms, text, args):
     fuzzlib.REGRESSIONS.mkdir(exist_ok=True)
     path = fuzzlib.REGRESSIONS / f"{name}.c"
     alone = ", ".join(m.alone) if m.alone else "none (only together)"
-    header = f"""/* Found by tests/fuzz/csmith_diff.py on {datetime.date.today().isoformat()}:
-   {args.csmith_version}, csmith --seed {prog.seed} {' '.join(args.csmith_options)}
-   (program {prog.index} of run seed {args.run_seed}), preprocessed and reduced
-   with cvise and tests/fuzz/interesting.py (clang-19 and divcc still disagree;
-   clang warns of nothing, ASan+UBSan, MSan and gcc -O0 find no undefined
-   behaviour).
-   Original: clang-19 -O2 and divcc -O2 -fdiversify={args.transforms}
-   -frandom-seed={m.divcc_seed} disagree: {m.describe()}
+    origin = (f"given with --csmith-seed" if args.csmith_seed else
+              f"program {prog.index} of run seed {args.run_seed}")
+    header = f"""/* Found by tests/fuzz/csmith_diff.py on {datetime.date.today().isoformat()}
+   from the program of {args.csmith_version}
+   {' '.join(['--seed', str(prog.seed)] + args.csmith_options)} ({origin}):
+   clang-19 {args.opt} and divcc {shlex.join(variant_flags(args, args.transforms, m.divcc_seed)[2:])}
+   disagree: {m.describe(short=True)}
    Transformations that reproduce it alone: {alone}.
+   Reproduce the original:
+   {m.reproduction(args)}
+   Then csmith's header was expanded and the program reduced with
+   {args.reducer_version} and tests/fuzz/interesting.py: clang-19 and divcc
+   still disagree, clang-19 and gcc warn of no uninitialized use (and the rest
+   of fuzzlib.CLANG_ERRORS/GCC_ERRORS), and ASan+UBSan, MSan and gcc -O0
+   builds print what clang-19's prints.
    tests/fuzz/regressions.py builds this file with clang-19 and with divcc
-   under the flags below and other seeds, and compares.
-   divcc-flags: -O2 {' '.join(fuzzlib.divcc_flags(transforms, m.divcc_seed))}
+   under the flags below, under other seeds, and compares.
+   divcc-flags: {shlex.join([args.opt] + fuzzlib.divcc_flags(transforms, m.divcc_seed) + args.extra)}
    status: open
 */
 """
@@ -306,6 +353,11 @@ def main():
                     help="programs checked at once (default: the number of cores, %(default)s)")
     ap.add_argument("--transforms", default="all",
                     help="the -fdiversify=LIST of divcc's builds (default %(default)s)")
+    ap.add_argument("-O", dest="opt", default="2", choices=["0", "1", "2", "3", "s", "z"],
+                    help="optimization level of both builds (default 2: -O2)")
+    ap.add_argument("--extra-flags", default="",
+                    help="more divcc flags for every divcc build, split like a shell, e.g. "
+                         "--extra-flags='-fdiversify-sched=random -fdiversify-frame-pad=512'")
     ap.add_argument("--csmith-options", type=shlex.split, default=CSMITH_OPTIONS,
                     help=f"csmith's options, split like a shell "
                          f"(default: {shlex.join(CSMITH_OPTIONS)!r})")
@@ -318,7 +370,7 @@ def main():
     ap.add_argument("--reduce", action=argparse.BooleanOptionalAction, default=True,
                     help="reduce each mismatching program with cvise and save it under "
                          "tests/fuzz/regressions/ (default: on)")
-    ap.add_argument("--reduce-time", type=int, default=3600, metavar="SECONDS",
+    ap.add_argument("--reduce-time", type=int, default=1800, metavar="SECONDS",
                     help="longest time one reduction may take (default %(default)s)")
     ap.add_argument("--max-reductions", type=int, default=3, metavar="M",
                     help="reduce at most M mismatching programs (default %(default)s)")
@@ -327,6 +379,8 @@ def main():
     ap.add_argument("-q", "--quiet", action="store_true",
                     help="print only mismatches, skips and the summary")
     args = ap.parse_args()
+    args.opt = "-O" + args.opt
+    args.extra = shlex.split(args.extra_flags)
 
     fuzzlib.require_tools(fuzzlib.CSMITH, fuzzlib.clang(), fuzzlib.divcc())
     if not Path(fuzzlib.CSMITH_INCLUDE, "csmith.h").exists():
@@ -341,9 +395,10 @@ def main():
     else:
         progs = [Program(i, csmith_seed(args.run_seed, i), work)
                  for i in range(args.first, args.first + args.n)]
-    print(f"csmith_diff: {len(progs)} programs ({args.csmith_version}, options "
-          f"{shlex.join(args.csmith_options)}), run seed {args.run_seed}, "
-          f"divcc -O2 -fdiversify={args.transforms} with seeds csmith-0..csmith-{args.seeds - 1}, "
+    print(f"csmith_diff: {len(progs)} programs ({args.csmith_version}, "
+          f"{options_text(args.csmith_options)}), run seed {args.run_seed}, "
+          f"clang-19 {args.opt}, divcc {shlex.join(variant_flags(args, args.transforms, 'csmith-K')[2:])} "
+          f"for K in 0..{args.seeds - 1}, "
           f"{args.jobs} jobs, work directory {work}", flush=True)
 
     lock = threading.Lock()
@@ -356,7 +411,7 @@ def main():
     done = 0
     logfile = open(args.log, "a") if args.log else None
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futures = [pool.submit(check_program, p, args) for p in progs]
+        futures = [pool.submit(check_safely, p, args) for p in progs]
         for fut in concurrent.futures.as_completed(futures):
             prog = fut.result()
             done += 1
@@ -367,6 +422,8 @@ def main():
                     log(f"{tag}: ok")
                 if not args.keep:
                     shutil.rmtree(prog.dir, ignore_errors=True)
+            elif prog.status == "error":
+                log(f"{tag}: ERROR: {prog.reason}")
             elif prog.status == "skip":
                 log(f"{tag}: skipped: {prog.reason}")
                 if not args.keep:
@@ -381,6 +438,7 @@ def main():
                     "run_seed": args.run_seed, "index": prog.index, "csmith_seed": prog.seed,
                     "status": prog.status, "reason": prog.reason, "lines": prog.lines,
                     "seconds": round(prog.seconds, 2),
+                    "clang_run_seconds": prog.run_seconds and round(prog.run_seconds, 3),
                     "mismatches": [{"divcc_seed": m.divcc_seed, "kind": m.kind,
                                     "what": m.describe(short=True), "alone": m.alone, "ub": m.ub}
                                    for m in prog.mismatches]}) + "\n")
@@ -390,6 +448,7 @@ def main():
     elapsed = time.monotonic() - start
 
     mismatching = [p for p in progs if p.status == "mismatch"]
+    errors = [p for p in progs if p.status == "error"]
     if mismatching and args.reduce:
         reductions = 0
         for prog in sorted(mismatching, key=lambda p: p.index):
@@ -422,22 +481,29 @@ def main():
         for m in p.mismatches:
             print(f"FAIL: csmith --seed {p.seed}, divcc -frandom-seed={m.divcc_seed}: "
                   f"{m.describe(short=True)}" + (f" -> {m.reduced}" if m.reduced else ""))
-    if mismatching:
+    for p in errors:
+        print(f"FAIL: csmith --seed {p.seed}: {p.reason}")
+    if mismatching or errors:
         print(f"mismatching programs kept in {work}")
     elif not args.keep:
         shutil.rmtree(work, ignore_errors=True)
     else:
         print(f"programs kept in {work}")
-    print(f"csmith: {len(compared) - len(mismatching)} passed, {len(mismatching)} failed, "
+    failed = len(mismatching) + len(errors)
+    print(f"csmith: {len(compared) - len(mismatching)} passed, {failed} failed, "
           f"{len(skipped)} skipped")
-    sys.exit(1 if mismatching else 0)
+    sys.exit(1 if failed else 0)
+
+
+def options_text(options):
+    return f"options {shlex.join(options)}" if options else "csmith's default options"
 
 
 def mismatch_report(m, args):
     p = m.program
     lines = [
         f"  csmith seed: {p.seed} (program {p.index} of run seed {args.run_seed}; "
-        f"csmith options: {shlex.join(args.csmith_options)})",
+        f"{options_text(args.csmith_options)})",
         f"  divcc seed: -frandom-seed={m.divcc_seed}",
         f"  transformations: -fdiversify={args.transforms}"
         + (f" ({','.join(fuzzlib.TRANSFORMS)})" if args.transforms == "all" else ""),
@@ -449,7 +515,7 @@ def mismatch_report(m, args):
         lines.append("  undefined behaviour: " + (m.ub or "none found (gcc warnings, "
                                                    "ASan+UBSan, MSan, gcc -O0)"))
     lines.append(f"  program: {p.src}")
-    lines.append(f"  reproduce: {m.reproduction(args.csmith_options)}")
+    lines.append(f"  reproduce: {m.reproduction(args)}")
     return lines
 
 

@@ -8,11 +8,11 @@ Usage: interesting.py CONFIG.json  (written by csmith_diff.py: the compilers,
 divcc's flags, the file name, the run timeout, and the kind of mismatch,
 "output" or "build").
 
-Valid: clang-19 builds it with the warnings of fuzzlib.CLANG_ERRORS as errors
+Valid: clang-19 builds it (at the same -O level) with the warnings of fuzzlib.CLANG_ERRORS as errors
 (uninitialized use, missing return value, implicit declarations, ...), its
 clang build neither times out nor crashes, and (for an output mismatch) gcc
 warns of nothing in fuzzlib.GCC_ERRORS and ASan+UBSan, MSan and gcc -O0
-builds behave like the clang -O2 build. The cheap checks come first: most
+builds behave like the clang build. The cheap checks come first: most
 candidates fail to compile or lose the mismatch."""
 
 import json
@@ -30,14 +30,14 @@ def main():
     timeout = config["timeout"]
     with tempfile.TemporaryDirectory(prefix="interesting-", dir=src.parent) as tmp:
         tmp = Path(tmp)
-        ok, msg = fuzzlib.compile_exe(config["clang"], ["-O2"] + fuzzlib.CLANG_ERRORS,
+        ok, msg = fuzzlib.compile_exe(config["clang"], [config["opt"]] + fuzzlib.CLANG_ERRORS,
                                       src, tmp / "clang.exe")
         if not ok:
             return "clang-19 rejects it: " + fuzzlib.first_error(msg)
         ref = fuzzlib.run_exe(tmp / "clang.exe", timeout)
         if ref.timed_out or ref.status < 0:
             return "clang-19's build: " + ref.describe()
-        ok, msg = fuzzlib.compile_exe(config["divcc"], ["-O2", "-w"] + config["divcc_flags"],
+        ok, msg = fuzzlib.compile_exe(config["divcc"], [config["opt"], "-w"] + config["divcc_flags"],
                                       src, tmp / "divcc.exe")
         if config["mode"] == "build":
             return None if not ok else "divcc builds it"

@@ -65,16 +65,18 @@ def main():
         is_open = re.search(r"^\s*status:\s*open\b", text, re.M) is not None
         d = work / path.stem
         d.mkdir()
-        ok, msg = fuzzlib.compile_exe(fuzzlib.clang(), fuzzlib.BASE_FLAGS, path, d / "clang.exe")
+        recorded = header_flags(text)
+        opt = next((f for f in recorded if re.fullmatch(r"-O[0-3sz]", f)), "-O2")
+        ok, msg = fuzzlib.compile_exe(fuzzlib.clang(), [opt, "-w"], path, d / "clang.exe")
         if not ok:
             return path, is_open, f"clang-19 does not build it: {fuzzlib.first_error(msg)}"
         ref = fuzzlib.run_exe(d / "clang.exe", TIMEOUT)
         if ref.timed_out or ref.status < 0:
             return path, is_open, f"clang-19's build {ref.describe()}"
         failures = []
-        for i, flags in enumerate(variants(header_flags(text), args.seeds)):
+        for i, flags in enumerate(variants(recorded, args.seeds)):
             exe = d / f"divcc-{i}.exe"
-            cmd = fuzzlib.BASE_FLAGS + [f for f in flags if f not in fuzzlib.BASE_FLAGS]
+            cmd = [opt, "-w"] + [f for f in flags if f != opt]
             ok, msg = fuzzlib.compile_exe(fuzzlib.divcc(), cmd, path, exe)
             if not ok:
                 failures.append(f"divcc {' '.join(flags)}: build failed: {fuzzlib.first_error(msg)}")
