@@ -26,6 +26,10 @@ packages=(
   csmith libcsmith-dev cvise libclang-rt-19-dev
 )
 
+# The real-world tests fetch their sources with npm pack; a machine without
+# Node.js gets Debian's npm.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
