@@ -5,8 +5,9 @@ Generates random C programs with csmith, builds each with clang-19 -O2 (the
 reference) and with divcc -O2 -fdiversify=all under several seeds
 (-frandom-seed=csmith-K), runs every build with a timeout and requires that
 each divcc build prints the same checksum and exits with the same status as
-clang's. Programs whose clang build does not build, times out or crashes are
-skipped (counted, not failures).
+clang's. Programs whose clang build does not build, times out, crashes or
+prints no checksum are skipped (counted, not failures). See
+tests/fuzz/README.md.
 
 A run is reproducible: program i is generated with csmith --seed derived
 from --run-seed and i. On a mismatch the script prints the csmith seed, the
@@ -312,7 +313,7 @@ def save_regression(m, transforms, text, args):
     header = f"""/* Found by tests/fuzz/csmith_diff.py on {datetime.date.today().isoformat()}
    from the program of {args.csmith_version}
    {' '.join(['--seed', str(prog.seed)] + args.csmith_options)} ({origin}):
-   clang-19 {args.opt} and divcc {shlex.join(variant_flags(args, args.transforms, m.divcc_seed)[2:])}
+   clang-19 {args.opt} and divcc {args.opt} {shlex.join(variant_flags(args, args.transforms, m.divcc_seed)[2:])}
    disagree: {m.describe(short=True)}
    Transformations that reproduce it alone: {alone}.
    Reproduce the original:
@@ -359,8 +360,8 @@ def main():
                     help="more divcc flags for every divcc build, split like a shell, e.g. "
                          "--extra-flags='-fdiversify-sched=random -fdiversify-frame-pad=512'")
     ap.add_argument("--csmith-options", type=shlex.split, default=CSMITH_OPTIONS,
-                    help=f"csmith's options, split like a shell "
-                         f"(default: {shlex.join(CSMITH_OPTIONS)!r})")
+                    help="csmith's options, split like a shell (default: csmith's own "
+                         "defaults)")
     ap.add_argument("--timeout", type=float, default=RUN_TIMEOUT,
                     help="seconds clang's build of a program may run (default %(default)s)")
     ap.add_argument("--keep", action="store_true",
@@ -387,7 +388,7 @@ def main():
         sys.exit(f"error: {fuzzlib.CSMITH_INCLUDE}/csmith.h is missing: install "
                  f"libcsmith-dev (scripts/install-deps.sh)")
     args.csmith_version = csmith_version()
-    work = args.work_dir or Path(tempfile.mkdtemp(prefix="divcc-csmith-"))
+    work = (args.work_dir or Path(tempfile.mkdtemp(prefix="divcc-csmith-"))).resolve()
     work.mkdir(parents=True, exist_ok=True)
 
     if args.csmith_seed:
@@ -397,7 +398,8 @@ def main():
                  for i in range(args.first, args.first + args.n)]
     print(f"csmith_diff: {len(progs)} programs ({args.csmith_version}, "
           f"{options_text(args.csmith_options)}), run seed {args.run_seed}, "
-          f"clang-19 {args.opt}, divcc {shlex.join(variant_flags(args, args.transforms, 'csmith-K')[2:])} "
+          f"clang-19 {args.opt}, divcc {args.opt} "
+          f"{shlex.join(variant_flags(args, args.transforms, 'csmith-K')[2:])} "
           f"for K in 0..{args.seeds - 1}, "
           f"{args.jobs} jobs, work directory {work}", flush=True)
 

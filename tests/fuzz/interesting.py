@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """The interestingness test csmith_diff.py gives cvise (or creduce) when it
 reduces a mismatching program: exit 0 if the program in the current
-directory still makes clang-19 -O2 and divcc disagree and is still a valid
+directory still makes clang-19 and divcc disagree and is still a valid
 program, else 1.
 
 Usage: interesting.py CONFIG.json  (written by csmith_diff.py: the compilers,
 divcc's flags, the file name, the run timeout, and the kind of mismatch,
 "output" or "build").
 
-Valid: clang-19 builds it (at the same -O level) with the warnings of fuzzlib.CLANG_ERRORS as errors
-(uninitialized use, missing return value, implicit declarations, ...), its
-clang build neither times out nor crashes, and (for an output mismatch) gcc
+Valid: clang-19 builds it (at the run's -O level, -O2 by default) with the
+warnings of fuzzlib.CLANG_ERRORS as errors (uninitialized use, missing
+return value, implicit declarations, ...), its clang build neither times
+out nor crashes, and (for an output mismatch) gcc
 warns of nothing in fuzzlib.GCC_ERRORS and ASan+UBSan, MSan and gcc -O0
 builds behave like the clang build. The cheap checks come first: most
 candidates fail to compile or lose the mismatch."""
