@@ -271,14 +271,7 @@ void addIdentifySubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   CLI::App *Identify = Divtool.add_subcommand(
       "identify", "Say which variant of a population a binary, or a piece "
                   "of its code, is");
-  Identify
-      ->add_option("--registry,-r", C->Registry, "The population's registry")
-      ->required();
-  Identify
-      ->add_option("--seed-file,-k", C->SeedFile,
-                   "The population's master secret (checked against "
-                   "the registry)")
-      ->required();
+  addRegistryOptions(*Identify, C->Registry, C->SeedFile);
   Identify->add_flag("--json", C->Json, "Print the answer as JSON");
   Identify
       ->add_option("suspect", C->Suspect,

@@ -229,14 +229,8 @@ void addSymbolizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   CLI::App *Symbolize = Divtool.add_subcommand(
       "symbolize", "Turn addresses in a shipped (stripped) variant into "
                    "functions, files and lines");
-  Symbolize
-      ->add_option("--registry,-r", C->Registry, "The population's registry")
-      ->required();
+  addRegistryOptions(*Symbolize, C->Registry, C->SeedFile);
   Symbolize->add_option("--variant", C->Variant, "The variant BINARY is")
-      ->required();
-  Symbolize
-      ->add_option("--seed-file,-k", C->SeedFile,
-                   "The population's master secret")
       ->required();
   Symbolize->add_option("--source,-s", C->Source,
                         "The source tree (default: the one the population "

@@ -23,6 +23,7 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <CLI/CLI.hpp>
 #include <openssl/crypto.h>
 
 #include <cerrno>
@@ -39,6 +40,17 @@ extern char **environ;
 using namespace llvm;
 
 namespace divcc {
+
+void addRegistryOptions(CLI::App &Command, std::string &Registry,
+                        std::string &SeedFile) {
+  Command.add_option("--registry,-r", Registry, "The population's registry")
+      ->required();
+  Command
+      .add_option("--seed-file,-k", SeedFile,
+                  "The population's master secret (checked against the "
+                  "registry)")
+      ->required();
+}
 
 static Error failure(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);

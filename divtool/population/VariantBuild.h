@@ -31,7 +31,17 @@
 #include <sys/types.h>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace divcc {
+
+/// Adds the options verify, identify and symbolize share, both required:
+/// --registry/-r, the population's registry, and --seed-file/-k, the master
+/// secret it was built with.
+void addRegistryOptions(CLI::App &Command, std::string &Registry,
+                        std::string &SeedFile);
 
 /// The master key from the bytes of the seed file \p Path (all of them, a
 /// trailing newline included, as divcc reads a seed file). divtool's copy

@@ -260,12 +260,7 @@ void addVerifySubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   CLI::App *Verify = Divtool.add_subcommand(
       "verify", "Rebuild a variant from source and seed and check it is "
                 "byte-identical to the registry and the shipped binary");
-  Verify->add_option("--registry,-r", C->Registry, "The population's registry")
-      ->required();
-  Verify
-      ->add_option("--seed-file,-k", C->SeedFile,
-                   "The population's master secret")
-      ->required();
+  addRegistryOptions(*Verify, C->Registry, C->SeedFile);
   Verify->add_option("--variant", C->Variant,
                      "The variant to rebuild (default: the one whose "
                      "artifact the shipped binary is)");
