@@ -181,18 +181,15 @@ Expected<Answer> identify(Registry &Reg, StringRef Suspect) {
 }
 
 int runIdentifyCommand(const IdentifyCommandLine &C) {
-  Expected<MasterKey> Key = readSeedFile(C.SeedFile);
-  if (!Key)
-    return reportError(Key.takeError());
-  Expected<Registry> Reg =
-      Registry::open(C.Registry, populationKeyId(*Key), /*Write=*/false);
-  if (!Reg)
-    return reportError(Reg.takeError());
-  Expected<Answer> A = identify(*Reg, C.Suspect);
+  Expected<OpenPopulation> Population = openPopulation(C.Registry, C.SeedFile);
+  if (!Population)
+    return reportError(Population.takeError());
+  Registry &Reg = Population->Reg;
+  Expected<Answer> A = identify(Reg, C.Suspect);
   if (!A)
     return reportError(A.takeError());
   if (!A->Variant.empty()) {
-    Expected<VariantRecord> V = Reg->builtVariant(A->Variant);
+    Expected<VariantRecord> V = Reg.builtVariant(A->Variant);
     if (!V)
       return reportError(V.takeError());
     A->Label = V->Label;

@@ -112,17 +112,15 @@ Expected<ArtifactRecord> artifactOf(StringRef Binary, const VariantRecord &V,
 }
 
 int runSymbolizeCommand(const SymbolizeCommandLine &C) {
-  Expected<MasterKey> Key = readSeedFile(C.SeedFile);
-  if (!Key)
-    return reportError(Key.takeError());
-  Expected<Registry> Reg =
-      Registry::open(C.Registry, populationKeyId(*Key), /*Write=*/false);
-  if (!Reg)
-    return reportError(Reg.takeError());
-  Expected<VariantRecord> V = Reg->builtVariant(C.Variant);
+  Expected<OpenPopulation> Population = openPopulation(C.Registry, C.SeedFile);
+  if (!Population)
+    return reportError(Population.takeError());
+  Registry &Reg = Population->Reg;
+  const MasterKey &Key = Population->Key;
+  Expected<VariantRecord> V = Reg.builtVariant(C.Variant);
   if (!V)
     return reportError(V.takeError());
-  Expected<std::vector<ArtifactRecord>> Artifacts = Reg->artifacts(V->Id);
+  Expected<std::vector<ArtifactRecord>> Artifacts = Reg.artifacts(V->Id);
   if (!Artifacts)
     return reportError(Artifacts.takeError());
   Expected<ArtifactRecord> A = artifactOf(C.Binary, *V, *Artifacts);
@@ -157,7 +155,7 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C) {
     Options.DebugInfo = true;
     Options.Keep = C.Keep;
     Options.Tool = "divtool symbolize";
-    Expected<RebuiltVariant> R = rebuildVariant(*V, *Key, Reg->path(), Options);
+    Expected<RebuiltVariant> R = rebuildVariant(*V, Key, Reg.path(), Options);
     if (!R)
       return reportError(R.takeError());
     Rebuilt.emplace(std::move(*R));

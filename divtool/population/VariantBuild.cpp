@@ -84,6 +84,18 @@ Expected<MasterKey> readSeedFile(StringRef Path) {
       arrayRefFromStringRef(StringRef(Bytes.data(), Bytes.size())));
 }
 
+Expected<OpenPopulation> openPopulation(StringRef RegistryPath,
+                                        StringRef SeedFile) {
+  Expected<MasterKey> Key = readSeedFile(SeedFile);
+  if (!Key)
+    return Key.takeError();
+  Expected<Registry> Reg =
+      Registry::open(RegistryPath, populationKeyId(*Key), /*Write=*/false);
+  if (!Reg)
+    return Reg.takeError();
+  return OpenPopulation{std::move(*Key), std::move(*Reg)};
+}
+
 Expected<PrivateDir> PrivateDir::create(StringRef Prefix) {
   SmallString<256> Template;
   sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Template);

@@ -48,6 +48,15 @@ void addRegistryOptions(CLI::App &Command, std::string &Registry,
 /// of the bytes is wiped.
 llvm::Expected<MasterKey> readSeedFile(llvm::StringRef Path);
 
+/// A population's registry, opened for reading, and the master key of the
+/// seed file it must have been built with (a wrong seed file is refused).
+struct OpenPopulation {
+  MasterKey Key;
+  Registry Reg;
+};
+llvm::Expected<OpenPopulation> openPopulation(llvm::StringRef RegistryPath,
+                                              llvm::StringRef SeedFile);
+
 /// A temporary directory only the user can enter (mode 0700), removed with
 /// everything in it on destruction unless kept.
 class PrivateDir {

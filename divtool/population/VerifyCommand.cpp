@@ -165,13 +165,11 @@ int runVerifyCommand(const VerifyCommandLine &C) {
   if (C.Shipped.empty() && C.Variant.empty())
     return reportError(fail("nothing to verify: give the shipped binary, "
                             "or the variant with --variant"));
-  Expected<MasterKey> Key = readSeedFile(C.SeedFile);
-  if (!Key)
-    return reportError(Key.takeError());
-  Expected<Registry> Reg =
-      Registry::open(C.Registry, populationKeyId(*Key), /*Write=*/false);
-  if (!Reg)
-    return reportError(Reg.takeError());
+  Expected<OpenPopulation> Population = openPopulation(C.Registry, C.SeedFile);
+  if (!Population)
+    return reportError(Population.takeError());
+  Registry &Reg = Population->Reg;
+  const MasterKey &Key = Population->Key;
   std::optional<BinaryFacts> Shipped;
   if (!C.Shipped.empty()) {
     Expected<BinaryFacts> F = readFacts(C.Shipped);
@@ -179,7 +177,7 @@ int runVerifyCommand(const VerifyCommandLine &C) {
       return reportError(F.takeError());
     Shipped = std::move(*F);
   }
-  auto Chosen = choose(*Reg, C, Shipped);
+  auto Chosen = choose(Reg, C, Shipped);
   if (!Chosen)
     return reportError(Chosen.takeError());
   auto &[V, Artifacts] = *Chosen;
@@ -190,7 +188,7 @@ int runVerifyCommand(const VerifyCommandLine &C) {
   Options.Keep = C.Keep;
   Options.Tool = "divtool verify";
   Expected<RebuiltVariant> Rebuilt =
-      rebuildVariant(V, *Key, Reg->path(), Options);
+      rebuildVariant(V, Key, Reg.path(), Options);
   if (!Rebuilt)
     return reportError(Rebuilt.takeError());
 
