@@ -47,14 +47,17 @@ Disassembler::create(Triple::ArchType Arch) {
   D->MRI.reset(TheTarget->createMCRegInfo(T->str()));
   MCTargetOptions Options;
   D->MAI.reset(TheTarget->createMCAsmInfo(*D->MRI, T->str(), Options));
-  D->STI.reset(TheTarget->createMCSubtargetInfo(T->str(), "", ""));
   D->MII.reset(TheTarget->createMCInstrInfo());
+  if (D->MII)
+    D->Target = createGadgetTarget(*T, *D->MII);
+  if (D->Target)
+    D->STI.reset(TheTarget->createMCSubtargetInfo(
+        T->str(), "", D->Target->disassemblerFeatures()));
   if (!D->MRI || !D->MAI || !D->STI || !D->MII)
     return disassemblerError("LLVM cannot describe " + T->str());
   D->Ctx = std::make_unique<MCContext>(*T, D->MAI.get(), D->MRI.get(),
                                        D->STI.get());
   D->Dis.reset(TheTarget->createMCDisassembler(*D->STI, *D->Ctx));
-  D->Target = createGadgetTarget(*T, *D->MII);
   D->Printer.reset(TheTarget->createMCInstPrinter(
       *T, D->Target->printerVariant(), *D->MAI, *D->MII, *D->MRI));
   if (!D->Dis || !D->Printer)

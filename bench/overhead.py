@@ -52,7 +52,7 @@ import corpus  # noqa: E402
 import projects  # noqa: E402
 
 TRANSFORMATIONS = ["nops", "funcs", "sched", "regs", "frames", "globals", "blocks",
-                   "subst", "link"]
+                   "subst", "link", "offset"]
 PROFDATA = "/usr/lib/llvm-19/bin/llvm-profdata"
 # Fixed variants, so that a run repeats; several, because code layout
 # alone moves a program's speed by a few percent either way.

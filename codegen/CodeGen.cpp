@@ -12,7 +12,10 @@
 //
 //   - IR transformations (function shuffling) before instruction selection,
 //   - machine transformations that must see final code (NOP insertion)
-//     after the last machine pass, right before the assembly printer.
+//     after the last machine pass, right before the assembly printer, or,
+//     on a target whose last passes measure code size (AArch64's branch
+//     relaxation), right before those (lateMachinePassAnchor in
+//     targets/DiversityTarget.h).
 //
 // With no transformation selected the pass sequence is exactly clang's, and
 // so is every byte of code (the parity tests check this).
@@ -23,6 +26,7 @@
 #include "codegen/ClangTargetOptions.h"
 #include "driver/Config.h"
 #include "support/AtomicOutput.h"
+#include "targets/DiversityTarget.h"
 #include "transforms/Passes.h"
 
 #include "clang/Basic/CodeGenOptions.h"
@@ -157,23 +161,34 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
     PassConfig->insertPass(&MachineBlockPlacementID,
                            createBlockShufflePass(Cfg, ModuleName));
 
+  // Machine transformations on final code: right before the assembly
+  // printer, or, on targets whose last machine passes measure code size
+  // (AArch64's branch relaxation), right before those, so that every
+  // instruction they add is measured. Anchored passes get LLVM's own
+  // machine verifier when it is requested; the others ask for it here.
+  AnalysisID LateAnchor = lateMachinePassAnchor(TT);
+  SmallVector<std::pair<Pass *, const char *>, 2> Late;
+  if (T.has(Transformation::Subst))
+    Late.push_back({createInstructionSubstitutionPass(Cfg, ModuleName),
+                    "After divcc instruction substitution"});
+  if (T.has(Transformation::Nops))
+    Late.push_back({createNopInsertionPass(Cfg, ModuleName),
+                    "After divcc NOP insertion"});
+  if (LateAnchor)
+    for (auto [P, Banner] : Late)
+      PassConfig->insertPass(LateAnchor, P);
+
   if (PassConfig->addISelPasses())
     return false;
   PassConfig->addMachinePasses();
   PassConfig->setInitialized();
 
-  // Machine transformations on final code, before the assembly printer.
-  auto AddLate = [&](Pass *P, const char *Banner) {
-    PM.add(P);
-    if (machineVerifierRequested())
-      PM.add(createMachineVerifierPass(Banner));
-  };
-  if (T.has(Transformation::Subst))
-    AddLate(createInstructionSubstitutionPass(Cfg, ModuleName),
-            "After divcc instruction substitution");
-  if (T.has(Transformation::Nops))
-    AddLate(createNopInsertionPass(Cfg, ModuleName),
-            "After divcc NOP insertion");
+  if (!LateAnchor)
+    for (auto [P, Banner] : Late) {
+      PM.add(P);
+      if (machineVerifierRequested())
+        PM.add(createMachineVerifierPass(Banner));
+    }
 
   if (TM.addAsmPrinter(PM, Out, DwoOut, FileType,
                        MMIWP->getMMI().getContext()))

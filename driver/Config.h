@@ -19,7 +19,7 @@
 
 namespace divcc {
 
-enum class SeedSource { None, Flag, File, Environment };
+enum class SeedSource { None, Flag, File, Environment, DerivedKey };
 
 struct Config {
   /// -fdiversify / -fdiversify=LIST / -fno-diversify. Empty means off.
@@ -46,7 +46,8 @@ struct Config {
   /// each global variable (0: none).
   unsigned GlobalPad = 0;
 
-  /// -frandom-seed=STRING, -fdiversify-seed-file=PATH or DIVCC_SEED_FILE.
+  /// -frandom-seed=STRING, -fdiversify-seed-file=PATH, DIVCC_SEED_FILE or
+  /// -fdiversify-key=HEX (a master key derived elsewhere).
   /// Where the secret came from; the secret itself is only ever held as the
   /// master key below.
   SeedSource Seed = SeedSource::None;

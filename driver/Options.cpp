@@ -25,7 +25,7 @@ namespace {
 
 struct OptionState {
   ParsedCommandLine Result;
-  std::string InlineSecret; // from -frandom-seed=
+  std::string InlineSecret; // from -frandom-seed= or -fdiversify-key=
   // The secret is wiped however parsing ends, errors included.
   ~OptionState() { OPENSSL_cleanse(InlineSecret.data(), InlineSecret.size()); }
 };
@@ -174,6 +174,15 @@ const OptionInfo Options[] = {
        S.Result.Cfg.SeedFile = V.str();
        return Error::success();
      }},
+    {"-fdiversify-key=", "HEX",
+     "Use a key divcc derived from a seed on another host (64 hex digits; "
+     "see DIVCC_PREFIX)",
+     [](OptionState &S, StringRef V, StringRef) -> Error {
+       S.Result.Cfg.Seed = SeedSource::DerivedKey;
+       OPENSSL_cleanse(S.InlineSecret.data(), S.InlineSecret.size());
+       S.InlineSecret.assign(V.data(), V.size());
+       return Error::success();
+     }},
     {"-fdiversify=", "LIST",
      "Diversify with the transformations in LIST (comma-separated names, "
      "'default' or 'all')",
@@ -260,6 +269,14 @@ Error loadMasterKey(Config &Cfg, StringRef InlineSecret) {
   case SeedSource::Flag:
     Cfg.Key = MasterKey::fromSecret(arrayRefFromStringRef(InlineSecret));
     return Error::success();
+  case SeedSource::DerivedKey:
+    // The value is key material: the message must not repeat it.
+    Cfg.Key = MasterKey::fromHex(InlineSecret);
+    if (!Cfg.Key)
+      return createStringError(inconvertibleErrorCode(),
+                               "'-fdiversify-key=' needs 64 hexadecimal "
+                               "digits, as DIVCC_PREFIX passes them");
+    return Error::success();
   case SeedSource::File:
   case SeedSource::Environment: {
     const char *Origin = Cfg.Seed == SeedSource::File
@@ -312,10 +329,15 @@ std::string helpText(StringRef Prog) {
   for (const TransformationInfo &Info : allTransformations())
     OS << "  " << left_justify(Info.Name, 10) << ' ' << Info.Summary
        << (Info.InDefaultSet ? " (default)" : "") << '\n';
-  OS << "\nSeed: the last of -frandom-seed= and -fdiversify-seed-file= on "
-        "the command line;\nwithout either, the file named by "
-        "DIVCC_SEED_FILE; without that, a fresh seed\nfrom the system (every "
-        "build a new variant). The seed is never written to any\noutput.\n";
+  OS << "\nSeed: the last of -frandom-seed=, -fdiversify-seed-file= and "
+        "-fdiversify-key= on the\ncommand line; without them, the file named "
+        "by DIVCC_SEED_FILE; without that, a\nfresh seed from the system "
+        "(every build a new variant). The seed is never\nwritten to any "
+        "output.\n"
+        "\nEnvironment: DIVCC_SEED_FILE (above); DIVCC_PREFIX=COMMAND runs "
+        "each compile\nthrough COMMAND (e.g. distcc) with a key derived from "
+        "the seed, never the seed;\nDIVCC_CACHE_DIR, DIVCC_CACHE_SIZE: the "
+        "front-end cache.\n";
   return Out;
 }
 

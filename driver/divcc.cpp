@@ -12,8 +12,9 @@
 
 #include "codegen/CodeGen.h"
 #include "driver/DiversifyingCommand.h"
+#include "driver/LinkJob.h"
+#include "driver/RemoteCompile.h"
 #include "driver/Options.h"
-#include "random/RandomStream.h"
 #include "targets/DiversityTarget.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -68,37 +69,9 @@ std::string whyNotDiversifiable(const Compilation &C) {
     for (size_t I = 0; I + 1 < A.size(); ++I)
       if (StringRef(A[I]) == "-triple" && !isSupportedTarget(Triple(A[I + 1])))
         return "diversification is not supported for target '" +
-               std::string(A[I + 1]) + "' (supported: x86_64 Linux/ELF)";
+               std::string(A[I + 1]) + "' (supported: " + supportedTargetsText() + ")";
   }
   return "";
-}
-
-/// Link-time shuffling: the link job runs lld with --shuffle-sections, so
-/// that the functions of all object files (each in its own section, see
-/// DiversifyingCommand) are laid out in a random order. lld takes a 32-bit
-/// seed on its command line; it is drawn from divcc's "link" stream, so it
-/// is derived from, but never reveals, the secret.
-void shuffleAtLinkTime(Compilation &C, const Config &Cfg) {
-  if (opt::Arg *A = C.getArgs().getLastArg(clang::driver::options::OPT_fuse_ld_EQ))
-    if (StringRef(A->getValue()) != "lld")
-      fail("'-fdiversify=...link...' needs lld, but '" +
-           A->getAsString(C.getArgs()) + "' asks for another linker");
-  RandomStream Random(*Cfg.Key, {transformationName(Transformation::Link), "", ""});
-  uint32_t Seed;
-  do // lld reads 0 as "random" and -1 as "reverse"
-    Seed = uint32_t(Random.next64());
-  while (Seed == 0 || Seed == UINT32_MAX);
-
-  std::string Lld = (sys::path::parent_path(clangExecutable()) + "/ld.lld").str();
-  for (Command &Cmd : C.getJobs()) {
-    if (!isa<LinkJobAction>(Cmd.getSource()))
-      continue;
-    opt::ArgStringList Args = Cmd.getArguments();
-    Args.push_back(C.getArgs().MakeArgString("--shuffle-sections=.text*=" +
-                                             Twine(Seed)));
-    Cmd.replaceArguments(std::move(Args));
-    Cmd.replaceExecutable(C.getArgs().MakeArgString(Lld));
-  }
 }
 
 int runDriver(int Argc, const char **Argv) {
@@ -115,6 +88,11 @@ int runDriver(int Argc, const char **Argv) {
     outs() << helpText(ProgramName);
     return 0;
   }
+
+  if (std::optional<int> Code = runThroughPrefix(ArrayRef(Argv, Argc), Cfg))
+    return *Code;
+  if (Error E = checkSeedUnderDistcc(ArrayRef(Argv, Argc), Cfg))
+    fail(toString(std::move(E)));
 
   InitializeAllTargets();
   InitializeAllTargetMCs();
@@ -164,8 +142,9 @@ int runDriver(int Argc, const char **Argv) {
     if (DiversifyingCommand::generatesCode(*Slot))
       Slot = std::make_unique<DiversifyingCommand>(*Slot, Cfg);
 
-  if (Cfg.Transformations.has(Transformation::Link))
-    shuffleAtLinkTime(*C, Cfg);
+  if (Cfg.diversifying())
+    if (Error E = diversifyLinkJobs(*C, Cfg))
+      fail(toString(std::move(E)));
 
   SmallVector<std::pair<int, const Command *>, 4> Failing;
   int Result = TheDriver.ExecuteCompilation(*C, Failing);

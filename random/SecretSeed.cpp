@@ -2,6 +2,8 @@
 
 #include "random/SecretSeed.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -68,6 +70,20 @@ Expected<MasterKey> MasterKey::fresh() {
                              "cannot get random bytes from the system");
   MasterKey K = fromSecret(Secret);
   OPENSSL_cleanse(Secret.data(), Secret.size());
+  return K;
+}
+
+std::string MasterKey::toHex() const {
+  return llvm::toHex(PRK, /*LowerCase=*/true);
+}
+
+std::optional<MasterKey> MasterKey::fromHex(StringRef Hex) {
+  std::string Bytes;
+  if (Hex.size() != 2 * sizeof(PRK) || !tryGetFromHex(Hex, Bytes))
+    return std::nullopt;
+  MasterKey K;
+  std::copy(Bytes.begin(), Bytes.end(), K.PRK.begin());
+  OPENSSL_cleanse(Bytes.data(), Bytes.size());
   return K;
 }
 

@@ -21,6 +21,8 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace divcc {
 
@@ -41,6 +43,12 @@ public:
   static MasterKey fromSecret(llvm::ArrayRef<uint8_t> Secret);
   /// A master key from 32 bytes of operating-system randomness.
   static llvm::Expected<MasterKey> fresh();
+  /// The master key as 64 lowercase hex digits, for a compile that runs on
+  /// another host (-fdiversify-key=, see driver/RemoteCompile.h). It
+  /// rebuilds this variant but reveals nothing of the secret it came from.
+  std::string toHex() const;
+  /// The inverse of toHex(); nullopt unless \p Hex is 64 hex digits.
+  static std::optional<MasterKey> fromHex(llvm::StringRef Hex);
   /// The key of the stream named by \p Label.
   Key256 streamKey(const StreamLabel &Label) const;
 

@@ -24,6 +24,12 @@ packages=(
   # (its runtime headers are in libcsmith-dev), cvise reduces mismatching ones,
   # clang's sanitizer runtimes check them for undefined behaviour
   csmith libcsmith-dev cvise libclang-rt-19-dev
+  # compile farms (tests/e2e/distcc.py): distcc and its daemon
+  distcc
+  # AArch64: Debian's cross C and C++ libraries to link against, and
+  # qemu-user to run the results (tests/e2e/aarch64.py, tests/lit/aarch64/)
+  libc6-dev-arm64-cross libgcc-12-dev-arm64-cross libstdc++-12-dev-arm64-cross
+  qemu-user
 )
 
 # The real-world tests fetch their sources with npm pack; a machine without

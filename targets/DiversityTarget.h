@@ -11,8 +11,10 @@
 #define DIVCC_TARGETS_DIVERSITYTARGET_H
 
 #include "llvm/CodeGen/MachineBasicBlock.h"
+#include "llvm/Pass.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cstdint>
 #include <memory>
 
 namespace llvm {
@@ -38,6 +40,31 @@ public:
 
 /// Whether divcc can diversify code for \p T.
 bool isSupportedTarget(const llvm::Triple &T);
+
+/// The targets isSupportedTarget() accepts, for messages: "x86_64 and ...".
+const char *supportedTargetsText();
+
+/// The pass of \p T's code-generation pipeline right after which divcc's
+/// last machine passes (instruction substitution, NOP insertion) run, or
+/// null to run them after all of LLVM's machine passes, right before the
+/// assembly printer. A target whose later passes measure code size (branch
+/// relaxation: x86's assembler relaxes branches itself, AArch64's does not)
+/// names a pass before the first of them, so that every inserted
+/// instruction is measured.
+llvm::AnalysisID lateMachinePassAnchor(const llvm::Triple &T);
+
+/// What padding that must never run needs to know about a target: the byte
+/// whose repetition decodes to trapping instructions (no gadget), and the GNU
+/// property that marks an object compatible with the target's control-flow
+/// protection, so that linking the padding never turns that protection off.
+struct TrapPadding {
+  uint8_t FillByte;
+  uint32_t FeatureProperty; // a GNU_PROPERTY_*_FEATURE_1_AND
+  uint32_t FeatureBits;     // every feature bit that property can claim
+};
+
+/// The padding knowledge for \p T, which isSupportedTarget(T).
+TrapPadding trapPadding(const llvm::Triple &T);
 
 /// The target knowledge for \p T, built from the tables of \p STI, or null
 /// if divcc does not support \p T. The result serves every function of the

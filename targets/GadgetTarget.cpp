@@ -6,6 +6,8 @@ namespace divcc {
 
 std::unique_ptr<GadgetTarget>
 createX86GadgetTarget(const llvm::MCInstrInfo &MII);
+std::unique_ptr<GadgetTarget>
+createAArch64GadgetTarget(const llvm::MCInstrInfo &MII);
 
 const char *gadgetKindName(GadgetKind K) {
   switch (K) {
@@ -23,6 +25,8 @@ std::optional<llvm::Triple> gadgetTriple(llvm::Triple::ArchType Arch) {
   switch (Arch) {
   case llvm::Triple::x86_64:
     return llvm::Triple("x86_64-unknown-linux-gnu");
+  case llvm::Triple::aarch64:
+    return llvm::Triple("aarch64-unknown-linux-gnu");
   default:
     return std::nullopt;
   }
@@ -33,6 +37,8 @@ std::unique_ptr<GadgetTarget> createGadgetTarget(const llvm::Triple &T,
   switch (T.getArch()) {
   case llvm::Triple::x86_64:
     return createX86GadgetTarget(MII);
+  case llvm::Triple::aarch64:
+    return createAArch64GadgetTarget(MII);
   default:
     return nullptr;
   }

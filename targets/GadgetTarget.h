@@ -44,6 +44,9 @@ public:
   virtual unsigned printerVariant() const = 0;
   /// Instructions start only at multiples of this many bytes.
   virtual unsigned instructionAlignment() const = 0;
+  /// The subtarget features the disassembler decodes with: every extension
+  /// a binary may use, so that no instruction of it reads as invalid.
+  virtual const char *disassemblerFeatures() const { return ""; }
   /// If \p I can end a gadget, how.
   virtual std::optional<GadgetKind>
   endingKind(const llvm::MCInst &I) const = 0;

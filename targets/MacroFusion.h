@@ -2,10 +2,12 @@
 //
 // Some processors decode two adjacent instructions as one (macro fusion): on
 // x86, a flag-setting cmp/test/and/add/sub/inc/dec directly followed by the
-// conditional branch that reads its flags. LLVM's own x86 scheduler keeps
-// such pairs together with a scheduling-DAG mutation; a scheduler that
-// replaces it (transforms/ScheduleRandomization.cpp) must add the same one,
-// and this is where the knowledge of which pairs fuse lives.
+// conditional branch that reads its flags; on AArch64, an AES round and its
+// mix-columns step, or adrp and the add that completes its address. LLVM's
+// own schedulers keep such pairs together with a scheduling-DAG mutation; a
+// scheduler that replaces them (transforms/ScheduleRandomization.cpp) must
+// add the same one, and this is where the knowledge of which pairs fuse
+// lives (targets/x86/X86MacroFusion.cpp, targets/aarch64/AArch64MacroFusion.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,13 +35,26 @@ std::unique_ptr<llvm::ScheduleDAGMutation> createX86MacroFusionMutation();
 bool isX86MacroFusedPair(const llvm::MachineInstr &First,
                          const llvm::MachineInstr &Second);
 
+/// The AArch64 mutation: ties the pairs LLVM's generic AArch64 tuning fuses
+/// (aese+aesmc, aesd+aesimc, adrp+add) on subtargets with those tuning
+/// features, as LLVM's AArch64 scheduler does.
+std::unique_ptr<llvm::ScheduleDAGMutation> createAArch64MacroFusionMutation();
+
+/// Whether \p Second, right after \p First, fuses with it on the AArch64
+/// subtarget the function is compiled for.
+bool isAArch64MacroFusedPair(const llvm::MachineInstr &First,
+                             const llvm::MachineInstr &Second);
+
 /// Whether \p First and \p Second, adjacent in that order, are decoded as
 /// one by the cores the function is tuned for: nothing may be inserted
 /// between them without costing a cycle on every execution.
 inline bool isMacroFusedPair(const llvm::MachineInstr &First,
                              const llvm::MachineInstr &Second) {
-  if (First.getMF()->getTarget().getTargetTriple().isX86())
+  const llvm::Triple &T = First.getMF()->getTarget().getTargetTriple();
+  if (T.isX86())
     return isX86MacroFusedPair(First, Second);
+  if (T.isAArch64())
+    return isAArch64MacroFusedPair(First, Second);
   return false;
 }
 
@@ -49,7 +64,16 @@ inline std::unique_ptr<llvm::ScheduleDAGMutation>
 createMacroFusionMutation(const llvm::Triple &T) {
   if (T.isX86())
     return createX86MacroFusionMutation();
+  if (T.isAArch64())
+    return createAArch64MacroFusionMutation();
   return nullptr;
+}
+
+/// Whether the target's own pre-register-allocation scheduler clusters
+/// neighbouring loads and stores (LLVM's load and store cluster mutations,
+/// which pair them up for ldp/stp): AArch64's does, x86's does not.
+inline bool clustersMemoryOperations(const llvm::Triple &T) {
+  return T.isAArch64();
 }
 
 } // namespace divcc

@@ -34,12 +34,12 @@
 //     latency and register pressure, so expect more spills and slower code
 //     than jitter.
 //
-// The scheduling DAG is the one clang's x86 scheduler builds: the copy
-// constraints of createGenericSchedLive, the subtarget's TableGen fusions,
-// and the target's macro fusion (targets/MacroFusion.h). LLVM's load and
-// store clustering mutations are not added: clang's x86 scheduler does not
-// add them either, and X86InstrInfo does not implement the hook they call
-// (TargetInstrInfo::shouldClusterMemOps, unreachable in the base class).
+// The scheduling DAG is the one clang's scheduler builds for the target:
+// the copy constraints of createGenericSchedLive, the subtarget's TableGen
+// fusions, LLVM's load and store clustering where the target's scheduler
+// adds them (AArch64's does; x86's does not, and X86InstrInfo does not
+// implement the hook they call), and the target's macro fusion
+// (targets/MacroFusion.h).
 //
 // The hook: LLVM creates each function's scheduler through the -misched
 // option's function pointer (MachineSchedRegistry). RandomSchedulerScope
@@ -266,14 +266,19 @@ ScheduleDAGInstrs *createRandomScheduler(MachineSchedContext *C) {
   else
     Strategy = std::make_unique<JitterScheduler>(C, std::move(Random));
 
-  // The DAG of createGenericSchedLive plus the target's macro fusion, as
-  // clang's x86 scheduler builds it.
+  // The DAG of createGenericSchedLive plus the target's clustering and
+  // macro fusion, as clang's scheduler for the target builds it.
+  const Triple &TT = MF.getTarget().getTargetTriple();
   auto *DAG = new ScheduleDAGMILive(C, std::move(Strategy));
   DAG->addMutation(createCopyConstrainDAGMutation(DAG->TII, DAG->TRI));
   std::vector<MacroFusionPredTy> Fusions = MF.getSubtarget().getMacroFusions();
   if (!Fusions.empty())
     DAG->addMutation(createMacroFusionDAGMutation(Fusions));
-  DAG->addMutation(createMacroFusionMutation(MF.getTarget().getTargetTriple()));
+  if (clustersMemoryOperations(TT)) {
+    DAG->addMutation(createLoadClusterDAGMutation(DAG->TII, DAG->TRI));
+    DAG->addMutation(createStoreClusterDAGMutation(DAG->TII, DAG->TRI));
+  }
+  DAG->addMutation(createMacroFusionMutation(TT));
   return DAG;
 }
 

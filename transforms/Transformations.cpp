@@ -27,6 +27,8 @@ static const TransformationInfo Table[] = {
      "substitute equivalent instructions"},
     {Transformation::Link, "link", false,
      "shuffle all functions of the program at link time (with lld)"},
+    {Transformation::Offset, "offset", true,
+     "move the PLT and the C runtime's code by a random distance at link time"},
 };
 static_assert(std::size(Table) == unsigned(Transformation::Count),
               "every transformation needs a row");

@@ -28,6 +28,7 @@ enum class Transformation : unsigned {
   Blocks,
   Subst,
   Link,
+  Offset,
   Count
 };
 

@@ -73,7 +73,7 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "at any byte) and reports, for each VARIANT, the share of them found "
       "at the same address with the same bytes: the gadgets an attacker who "
       "studied BASE can still use blindly. BASE and VARIANTs are ELF "
-      "executables or shared objects (x86-64).";
+      "executables or shared objects (x86-64, AArch64).";
   Audit->add_option("base", C->Base, "The binary an attacker studied")
       ->required();
   Audit->add_option("variants", C->Variants,

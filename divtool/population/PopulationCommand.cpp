@@ -37,6 +37,7 @@ struct PopulationCommandLine {
   std::vector<std::string> Artifacts;
   std::string Source;
   std::string Registry;
+  std::string Launcher;
   bool Strip = false;
   std::optional<bool> Progress;
   std::vector<std::string> Command;
@@ -355,7 +356,12 @@ int runPopulationCommand(const PopulationCommandLine &C) {
     sys::fs::make_absolute(Absolute);
     Add.push_back(("DIVCC_CACHE_DIR=" + Absolute).str());
   }
-  std::vector<std::string> Env = environmentWith({"DIVCC_SEED_FILE"}, Add);
+  // The launcher gets each compile with a key derived from the variant's
+  // seed, never the seed (driver/RemoteCompile.h).
+  if (!C.Launcher.empty())
+    Add.push_back("DIVCC_PREFIX=" + C.Launcher);
+  std::vector<std::string> Env =
+      environmentWith({"DIVCC_SEED_FILE", "DIVCC_PREFIX"}, Add);
 
   std::string First = Variants->front().Id, Last = Variants->back().Id;
   Population P(C, *Reg, *Key, *Seeds, std::string(Out), std::string(Source),
@@ -408,6 +414,10 @@ void addPopulationSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                   "The source tree to copy (default: the current directory)");
   Pop->add_option("--registry", C->Registry,
                   "The registry (default: DIR/registry.sqlite)");
+  Pop->add_option("--launcher", C->Launcher,
+                  "Run each compile through this command, e.g. distcc (sets "
+                  "DIVCC_PREFIX: compile hosts get a key derived from the "
+                  "variant's seed, never a seed)");
   Pop->add_flag("--strip", C->Strip,
                 "Also write a stripped copy of each artifact to "
                 "DIR/ship/ID/, and record its hash");

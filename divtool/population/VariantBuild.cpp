@@ -35,8 +35,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
-
 using namespace llvm;
 
 namespace divcc {
@@ -509,33 +507,6 @@ std::string compilerIdentity(StringRef Divcc) {
   if (!Hash)
     consumeError(Hash.takeError());
   return Version + " (" + std::string(Real) + ", " + HashText + ")";
-}
-
-static StringRef variableName(StringRef Entry) {
-  return Entry.split('=').first;
-}
-
-std::vector<std::string> environmentWith(ArrayRef<std::string> Remove,
-                                         ArrayRef<std::string> Add) {
-  std::vector<std::string> Env;
-  for (char **E = environ; *E; ++E) {
-    StringRef Name = variableName(*E);
-    if (is_contained(Remove, Name) || any_of(Add, [&](const std::string &A) {
-          return variableName(A) == Name;
-        }))
-      continue;
-    Env.push_back(*E);
-  }
-  Env.insert(Env.end(), Add.begin(), Add.end());
-  return Env;
-}
-
-std::optional<std::string> lookupEnvironment(ArrayRef<std::string> Env,
-                                             StringRef Name) {
-  for (const std::string &E : Env)
-    if (variableName(E) == Name)
-      return E.substr(Name.size() + 1);
-  return std::nullopt;
 }
 
 Expected<pid_t> startBuild(ArrayRef<std::string> Command, StringRef Dir,

@@ -21,6 +21,7 @@
 #include "analysis/ElfImage.h"
 #include "random/SecretSeed.h"
 #include "registry/Registry.h"
+#include "support/Environment.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -137,14 +138,6 @@ bool hasLineTables(llvm::StringRef Path);
 std::string findDivcc(llvm::ArrayRef<std::string> Command);
 /// "divcc VERSION (PATH, SHA-256 PREFIX)" for the registry.
 std::string compilerIdentity(llvm::StringRef Divcc);
-
-/// The environment divtool runs with, minus the variables named in
-/// \p Remove, plus \p Add ("NAME=VALUE" each).
-std::vector<std::string> environmentWith(llvm::ArrayRef<std::string> Remove,
-                                         llvm::ArrayRef<std::string> Add);
-/// The value of \p Name in \p Env, if set.
-std::optional<std::string> lookupEnvironment(llvm::ArrayRef<std::string> Env,
-                                             llvm::StringRef Name);
 
 /// Starts \p Command in \p Dir with \p Env, standard input from /dev/null,
 /// standard output and error to \p Log. The program is looked up on the

@@ -22,8 +22,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/DiversityTarget.h"
+#include "targets/TargetNames.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
@@ -36,17 +38,11 @@ namespace divcc {
 namespace {
 
 unsigned opcodeNamed(const TargetInstrInfo &TII, StringRef Name) {
-  for (unsigned Opc = 0, E = TII.getNumOpcodes(); Opc != E; ++Opc)
-    if (TII.getName(Opc) == Name)
-      return Opc;
-  report_fatal_error(Twine("divcc: x86 opcode not found: ") + Name);
+  return divcc::opcodeNamed(TII, "x86", Name);
 }
 
 MCRegister registerNamed(const TargetRegisterInfo &TRI, StringRef Name) {
-  for (unsigned Reg = 1, E = TRI.getNumRegs(); Reg != E; ++Reg)
-    if (Name.equals_insensitive(TRI.getName(Reg)))
-      return Reg;
-  report_fatal_error(Twine("divcc: x86 register not found: ") + Name);
+  return divcc::registerNamed(TRI, "x86", Name);
 }
 
 class X86DiversityTarget final : public DiversityTarget {
@@ -106,6 +102,13 @@ private:
 };
 
 } // namespace
+
+TrapPadding x86TrapPadding() {
+  return {0xcc, // int3
+          ELF::GNU_PROPERTY_X86_FEATURE_1_AND,
+          ELF::GNU_PROPERTY_X86_FEATURE_1_IBT |
+              ELF::GNU_PROPERTY_X86_FEATURE_1_SHSTK};
+}
 
 std::unique_ptr<DiversityTarget>
 createX86DiversityTarget(const TargetSubtargetInfo &STI) {

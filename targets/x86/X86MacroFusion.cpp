@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/MacroFusion.h"
+#include "targets/TargetNames.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -144,10 +145,7 @@ StringMap<FirstKind> firstInstructionNames() {
 }
 
 unsigned featureNamed(const TargetSubtargetInfo &STI, StringRef Name) {
-  for (const SubtargetFeatureKV &KV : STI.getAllProcessorFeatures())
-    if (Name == KV.Key)
-      return KV.Value;
-  report_fatal_error(Twine("divcc: x86 subtarget feature not found: ") + Name);
+  return divcc::featureNamed(STI, "x86", Name);
 }
 
 /// Opcode numbers and feature bits, which are fixed for one libLLVM.

@@ -60,6 +60,16 @@ def function_code(asm):
     return result
 
 
+def section_size(binary, name):
+    """The size of section \p name of \p binary, from objdump -h."""
+    out = corpus.check(["objdump", "-h", "-w", str(binary)]).decode()
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) > 2 and fields[1] == name:
+            return int(fields[2], 16)
+    raise SystemExit(f"{binary}: no section {name}")
+
+
 CHECKS = [
     # (name, transformation alone, with others, extra flags, observable)
     ("funcs", "funcs", "funcs,nops,globals,frames,subst,sched,regs,blocks", [],
@@ -70,6 +80,8 @@ CHECKS = [
      lambda objs, exe: [function_code(o.with_suffix(".s")) for o in objs]),
     ("link", "link", "link,nops", [],
      lambda objs, exe: symbols(exe, "F")),
+    ("offset", "offset", "offset,link,nops,funcs", [],
+     lambda objs, exe: section_size(exe, ".init")),
 ]
 
 

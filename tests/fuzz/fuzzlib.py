@@ -23,7 +23,7 @@ GCC = shutil.which("gcc") or "/usr/bin/gcc"
 
 # Every transformation -fdiversify=all turns on (docs/manual.md).
 TRANSFORMS = ["nops", "funcs", "sched", "regs", "frames", "globals",
-              "blocks", "subst", "link"]
+              "blocks", "subst", "link", "offset"]
 
 
 def clang():

@@ -20,3 +20,14 @@ config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", "/usr/bin:/bin")])
 # A seed in the environment would change every test's output.
 config.environment.pop("DIVCC_SEED_FILE", None)
+
+# AArch64: tests that only compile need nothing beyond LLVM; tests that link
+# and run AArch64 programs need the Debian cross libraries and qemu-user,
+# and are UNSUPPORTED without them (REQUIRES: aarch64-run).
+import shutil
+aarch64_sysroot = "/usr/aarch64-linux-gnu"
+qemu_aarch64 = shutil.which("qemu-aarch64")
+if qemu_aarch64 and os.path.exists(os.path.join(aarch64_sysroot, "lib", "libc.so.6")):
+    config.available_features.add("aarch64-run")
+config.substitutions.append(
+    ("%qemu-aarch64", "%s -L %s" % (qemu_aarch64 or "qemu-aarch64", aarch64_sysroot)))

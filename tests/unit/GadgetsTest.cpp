@@ -1,8 +1,9 @@
-//===- GadgetsTest.cpp - Gadget finding on hand-assembled x86-64 code -----===//
+//===- GadgetsTest.cpp - Gadget finding on hand-assembled machine code ----===//
 //
-// Each case is a few bytes assembled by hand, with the gadgets it holds
-// worked out by hand: which starts (offsets) reach an ending within the
-// instruction limit, unaligned starts inside other instructions included,
+// Each case is a few bytes of x86-64 or AArch64 code assembled by hand, with
+// the gadgets it holds worked out by hand: which starts (offsets) reach an
+// ending within the instruction limit, unaligned starts inside other
+// instructions included on x86-64 (AArch64 decodes only aligned offsets),
 // and which instructions stop a gadget.
 //
 //===----------------------------------------------------------------------===//
@@ -19,10 +20,12 @@ namespace {
 
 constexpr uint64_t Base = 0x401000;
 
-class GadgetsTest : public ::testing::Test {
+/// A fixture with the disassembler of one architecture.
+template <llvm::Triple::ArchType Arch>
+class GadgetsTestFor : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    auto D = Disassembler::create(llvm::Triple::x86_64);
+    auto D = Disassembler::create(Arch);
     ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
     Dis = std::move(*D);
   }
@@ -38,6 +41,8 @@ protected:
 
   static inline std::unique_ptr<Disassembler> Dis;
 };
+
+using GadgetsTest = GadgetsTestFor<llvm::Triple::x86_64>;
 
 using K = GadgetKind;
 using Found = std::vector<std::pair<uint64_t, GadgetKind>>;
@@ -113,6 +118,72 @@ TEST_F(GadgetsTest, SizesAndInstructionCounts) {
   EXPECT_EQ(G.front().Address, Base);
   EXPECT_EQ(G.front().Size, 5u);
   EXPECT_EQ(G.front().Instructions, 3u);
+}
+
+} // namespace
+
+namespace {
+
+using AArch64GadgetsTest = GadgetsTestFor<llvm::Triple::aarch64>;
+
+/// Little-endian bytes of AArch64 instruction words.
+std::vector<uint8_t> words(std::initializer_list<uint32_t> Words) {
+  std::vector<uint8_t> Bytes;
+  for (uint32_t W : Words)
+    for (unsigned I = 0; I < 4; ++I)
+      Bytes.push_back(uint8_t(W >> (8 * I)));
+  return Bytes;
+}
+
+constexpr uint32_t Ret = 0xd65f03c0;       // ret
+constexpr uint32_t LdpFpLr = 0xa8c17bfd;   // ldp x29, x30, [sp], #16
+constexpr uint32_t Nop = 0xd503201f;       // nop
+constexpr uint32_t MovXzr = 0xaa1f03ff;    // mov xzr, xzr (a divcc NOP form)
+
+TEST_F(AArch64GadgetsTest, LdpRet) {
+  EXPECT_EQ(find(words({LdpFpLr, Ret})), (Found{{0, K::Ret}, {4, K::Ret}}));
+  EXPECT_EQ(Dis->print(words({LdpFpLr, Ret}), Base),
+            "ldp x29, x30, [sp], #16 ; ret");
+}
+
+TEST_F(AArch64GadgetsTest, Kinds) {
+  EXPECT_EQ(find(words({0xd61f0200})), (Found{{0, K::Jop}})); // br x16
+  EXPECT_EQ(find(words({0xd63f0100})), (Found{{0, K::Jop}})); // blr x8
+  EXPECT_EQ(find(words({0xd61f0a1f})), (Found{{0, K::Jop}})); // braaz x16
+  EXPECT_EQ(find(words({0xd4000001})), (Found{{0, K::Sys}})); // svc #0
+  EXPECT_EQ(find(words({0xd65f0bff})), (Found{{0, K::Ret}})); // retaa
+  EXPECT_EQ(find(words({0xd65f0100})), (Found{{0, K::Ret}})); // ret x8
+}
+
+TEST_F(AArch64GadgetsTest, OnlyAlignedStartsDecode) {
+  // Bytes 2..5 read c0 03 5f d6, a ret, but no instruction starts there.
+  std::vector<uint8_t> Code = {0x1f, 0x20, 0xc0, 0x03, 0x5f, 0xd6, 0x03, 0xd5};
+  for (uint8_t B : words({Ret}))
+    Code.push_back(B);
+  for (const auto &[Offset, Kind] : find(Code))
+    EXPECT_EQ(Offset % 4, 0u) << "gadget at offset " << Offset;
+  EXPECT_EQ(find(Code).back(), (std::pair<uint64_t, GadgetKind>{8, K::Ret}));
+}
+
+TEST_F(AArch64GadgetsTest, NopFormsChainIntoGadgets) {
+  // NOPs are harmless instructions, not barriers: they lengthen gadgets.
+  EXPECT_EQ(find(words({Nop, MovXzr, Ret})),
+            (Found{{0, K::Ret}, {4, K::Ret}, {8, K::Ret}}));
+  GadgetOptions Two;
+  Two.MaxInstructions = 2;
+  EXPECT_EQ(find(words({Nop, MovXzr, Ret}), Two),
+            (Found{{4, K::Ret}, {8, K::Ret}}));
+}
+
+TEST_F(AArch64GadgetsTest, BranchesCallsAndTrapsStopGadgets) {
+  EXPECT_EQ(find(words({0x14000002, Ret})), (Found{{4, K::Ret}})); // b .+8
+  EXPECT_EQ(find(words({0x94000002, Ret})), (Found{{4, K::Ret}})); // bl .+8
+  EXPECT_EQ(find(words({0xd4200000, Ret})), (Found{{4, K::Ret}})); // brk #0
+  EXPECT_EQ(find(words({0x00000000, Ret})), (Found{{4, K::Ret}})); // udf #0
+  // A conditional branch falls through to the ending: b.eq .+8; ret.
+  EXPECT_EQ(find(words({0x54000040, Ret})), (Found{{0, K::Ret}, {4, K::Ret}}));
+  // cbz x0, .+8; ret
+  EXPECT_EQ(find(words({0xb4000040, Ret})), (Found{{0, K::Ret}, {4, K::Ret}}));
 }
 
 } // namespace

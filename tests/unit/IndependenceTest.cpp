@@ -283,12 +283,12 @@ const char OtherSeed[] = "independence, another variant";
 // function's instructions (only the numbers in local labels).
 const std::string ReorderingOnly = "funcs,globals";
 
-/// Every transformation that runs in the code generator (all but link,
-/// which acts in the driver), as in -fdiversify=LIST.
+/// Every transformation that runs in the code generator (all but link and
+/// offset, which act on the link job), as in -fdiversify=LIST.
 std::string everyCodeGenTransformation() {
   std::string List;
   for (const TransformationInfo &Info : allTransformations())
-    if (Info.Kind != Transformation::Link)
+    if (Info.Kind != Transformation::Link && Info.Kind != Transformation::Offset)
       List += std::string(List.empty() ? "" : ",") + Info.Name;
   return List;
 }

@@ -1,0 +1,30 @@
+//===- LinkJob.h - What divcc changes in the link job ---------------------===//
+//
+// Two transformations act when divcc links rather than when it generates
+// code: `link` (shuffle all functions of the program with lld) and `offset`
+// (move the code the linker and the C runtime add -- the PLT, the start
+// files -- by a random distance). Both derive what they need from their own
+// random stream and change only the link commands of the compilation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIVCC_DRIVER_LINKJOB_H
+#define DIVCC_DRIVER_LINKJOB_H
+
+#include "llvm/Support/Error.h"
+
+namespace clang::driver {
+class Compilation;
+}
+
+namespace divcc {
+
+struct Config;
+
+/// Applies the link-time transformations of \p Cfg to every link job of
+/// \p C. Fails (before anything runs) if they cannot be applied as asked.
+llvm::Error diversifyLinkJobs(clang::driver::Compilation &C, const Config &Cfg);
+
+} // namespace divcc
+
+#endif

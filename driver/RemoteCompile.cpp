@@ -1,0 +1,116 @@
+//===- RemoteCompile.cpp - Compiling on other hosts (distcc) --------------===//
+//
+// Invariants:
+//  * The secret (the bytes of -frandom-seed= or of a seed file) never goes
+//    to the prefix command: only -fdiversify-key=, the master key derived
+//    from it by HKDF-Extract, which is one-way. A compile host can rebuild
+//    this variant (it sees the objects it compiles anyway) but learns
+//    nothing about the secret, hence nothing about other variants.
+//  * The handed-over compile is the same compile: every other argument
+//    goes through unchanged, so its output is bit-identical to a local one.
+//  * DIVCC_PREFIX is removed from the environment of the command, so that
+//    distcc's local fallback does not hand the compile over again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "driver/RemoteCompile.h"
+
+#include "driver/Config.h"
+#include "support/Environment.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace divcc {
+
+static bool isSeedOption(StringRef A) {
+  return A.starts_with("-frandom-seed=") ||
+         A.starts_with("-fdiversify-seed-file=") ||
+         A.starts_with("-fdiversify-key=");
+}
+
+/// Whether the invocation compiles without linking: what distcc hands out.
+static bool compilesOnly(ArrayRef<const char *> Args) {
+  bool Compiles = false;
+  for (StringRef A : Args) {
+    if (A == "-E" || A == "-M" || A == "-MM")
+      return false;
+    Compiles |= A == "-c" || A == "-S";
+  }
+  return Compiles;
+}
+
+/// This program, under the name it was run as (div++ is a link to divcc,
+/// and the name decides the language).
+static std::string selfPath(const char *Argv0) {
+  static int Anchor;
+  std::string Exe = sys::fs::getMainExecutable(Argv0, &Anchor);
+  return (sys::path::parent_path(Exe) + "/" + sys::path::filename(Argv0))
+      .str();
+}
+
+std::optional<int> runThroughPrefix(ArrayRef<const char *> Argv,
+                                    const Config &Cfg) {
+  std::optional<std::string> Prefix = sys::Process::GetEnv("DIVCC_PREFIX");
+  if (!Prefix || StringRef(*Prefix).trim().empty() || !Cfg.diversifying() ||
+      !compilesOnly(Argv.drop_front()))
+    return std::nullopt;
+
+  SmallVector<StringRef, 4> PrefixWords;
+  StringRef(*Prefix).split(PrefixWords, ' ', -1, /*KeepEmpty=*/false);
+  std::string Self = selfPath(Argv[0]);
+  std::string KeyArg = "-fdiversify-key=" + Cfg.Key->toHex();
+  std::vector<StringRef> Command(PrefixWords.begin(), PrefixWords.end());
+  Command.push_back(Self);
+  for (StringRef A : Argv.drop_front())
+    if (!isSeedOption(A))
+      Command.push_back(A);
+  Command.push_back(KeyArg);
+
+  std::vector<std::string> Env =
+      environmentWith({"DIVCC_PREFIX", "DIVCC_SEED_FILE"}, {});
+  std::vector<StringRef> EnvRefs(Env.begin(), Env.end());
+
+  ErrorOr<std::string> Program = sys::findProgramByName(Command[0]);
+  if (!Program) {
+    errs() << sys::path::filename(Argv[0]) << ": error: cannot find '"
+           << Command[0] << "' (from DIVCC_PREFIX)\n";
+    return 1;
+  }
+  std::string Message;
+  int Code = sys::ExecuteAndWait(*Program, Command, EnvRefs, {}, 0, 0, &Message);
+  if (Code < 0) {
+    errs() << sys::path::filename(Argv[0]) << ": error: running '"
+           << Command[0] << "' (from DIVCC_PREFIX) failed: " << Message << '\n';
+    return 1;
+  }
+  return Code;
+}
+
+Error checkSeedUnderDistcc(ArrayRef<const char *> Argv, const Config &Cfg) {
+  // distcc sets _DISTCC_SAFEGUARD in the environment of every compiler it
+  // runs, on the client (local fallback) and in the daemon.
+  if (Cfg.Seed != SeedSource::None || !Cfg.diversifying() ||
+      !sys::Process::GetEnv("_DISTCC_SAFEGUARD") ||
+      !compilesOnly(Argv.drop_front()))
+    return Error::success();
+  return createStringError(
+      inconvertibleErrorCode(),
+      "distcc runs this compile but no seed was given on its command line "
+      "(a seed file or DIVCC_SEED_FILE stays on the host that has it): each "
+      "host would draw its own seed, and the variant could not be rebuilt; "
+      "set DIVCC_PREFIX=distcc instead of CC=\"distcc divcc\", so that divcc "
+      "passes distcc a key derived from the seed");
+}
+
+} // namespace divcc

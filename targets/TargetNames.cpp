@@ -1,0 +1,44 @@
+//===- TargetNames.cpp - Opcodes, registers and features by name ----------===//
+
+#include "targets/TargetNames.h"
+
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace llvm;
+
+namespace divcc {
+
+[[noreturn]] static void notFound(StringRef Target, StringRef What,
+                                  StringRef Name) {
+  report_fatal_error(Twine("divcc: ") + Target + " " + What +
+                     " not found: " + Name);
+}
+
+unsigned opcodeNamed(const MCInstrInfo &MII, StringRef Target,
+                     StringRef Name) {
+  for (unsigned Opc = 0, E = MII.getNumOpcodes(); Opc != E; ++Opc)
+    if (MII.getName(Opc) == Name)
+      return Opc;
+  notFound(Target, "opcode", Name);
+}
+
+MCRegister registerNamed(const TargetRegisterInfo &TRI, StringRef Target,
+                         StringRef Name) {
+  for (unsigned Reg = 1, E = TRI.getNumRegs(); Reg != E; ++Reg)
+    if (Name.equals_insensitive(TRI.getName(Reg)))
+      return Reg;
+  notFound(Target, "register", Name);
+}
+
+unsigned featureNamed(const TargetSubtargetInfo &STI, StringRef Target,
+                      StringRef Name) {
+  for (const SubtargetFeatureKV &KV : STI.getAllProcessorFeatures())
+    if (Name == KV.Key)
+      return KV.Value;
+  notFound(Target, "subtarget feature", Name);
+}
+
+} // namespace divcc

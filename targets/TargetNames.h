@@ -1,0 +1,41 @@
+//===- TargetNames.h - Opcodes, registers and features looked up by name --===//
+//
+// The numbers of a target's opcodes, registers and subtarget features are
+// generated into headers that the installed LLVM does not ship, so divcc's
+// target files look each one up by its TableGen name, once per module (or
+// once per table). A name that is not found means the installed LLVM is not
+// the one divcc was written against: that is a fatal error naming the
+// target and the name, never a silent fallback.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIVCC_TARGETS_TARGETNAMES_H
+#define DIVCC_TARGETS_TARGETNAMES_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCRegister.h"
+
+namespace llvm {
+class MCInstrInfo;
+class TargetRegisterInfo;
+class TargetSubtargetInfo;
+} // namespace llvm
+
+namespace divcc {
+
+/// The opcode called \p Name (e.g. "NOOP") in \p MII, a TargetInstrInfo or
+/// the MC layer's table; \p Target names the target in the error.
+unsigned opcodeNamed(const llvm::MCInstrInfo &MII, llvm::StringRef Target,
+                     llvm::StringRef Name);
+
+/// The physical register called \p Name, in any case ("rsp", "XZR").
+llvm::MCRegister registerNamed(const llvm::TargetRegisterInfo &TRI,
+                               llvm::StringRef Target, llvm::StringRef Name);
+
+/// The bit index of the subtarget feature called \p Name ("macrofusion").
+unsigned featureNamed(const llvm::TargetSubtargetInfo &STI,
+                      llvm::StringRef Target, llvm::StringRef Name);
+
+} // namespace divcc
+
+#endif

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""AArch64: every corpus program, built for aarch64-linux-gnu by divcc
+-fdiversify=all under 5 seeds at -O2 and run under qemu-aarch64, prints
+exactly what the clang-19 build prints and exits with the same code.
+
+Needs the Debian cross libraries (libc6-dev-arm64-cross,
+libgcc-12-dev-arm64-cross, libstdc++-12-dev-arm64-cross) and qemu-user,
+which scripts/install-deps.sh installs; without them the check fails. Programs written for x86 only (inline
+x86 assembly, SSE2 intrinsics) are listed in X86_ONLY and not built; any
+other program that clang-19 cannot build for AArch64 is a failure."""
+
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import corpus
+
+TARGET = ["--target=aarch64-linux-gnu", "-fuse-ld=lld"]
+SYSROOT = Path("/usr/aarch64-linux-gnu")
+QEMU = shutil.which("qemu-aarch64")
+SEEDS = 5
+# Programs that are x86 by construction, and why.
+X86_ONLY = {
+    "c_inline_asm": "x86 inline assembly",
+    "c_vectors": "SSE2 intrinsics from <emmintrin.h>",
+}
+
+
+def missing_prerequisites():
+    if not QEMU:
+        return "qemu-aarch64 not found (Debian package qemu-user)"
+    if not (SYSROOT / "lib" / "libc.so.6").exists():
+        return f"no AArch64 C library in {SYSROOT} (libc6-dev-arm64-cross)"
+    if not list(Path("/usr/lib/gcc-cross/aarch64-linux-gnu").glob("*/libstdc++.so")):
+        return "no AArch64 libstdc++ (libstdc++-12-dev-arm64-cross)"
+    return None
+
+
+def run(exe):
+    # qemu is several times slower than the native programs.
+    return corpus.run([QEMU, "-L", str(SYSROOT), str(exe)], timeout=600)[:2]
+
+
+def main():
+    why = missing_prerequisites()
+    if why:
+        sys.exit(f"aarch64: error: {why}; scripts/install-deps.sh installs it")
+    work = Path(tempfile.mkdtemp(prefix="divcc-aarch64-"))
+    progs = [p for p in corpus.programs() if p.name not in X86_ONLY]
+    for name, reason in X86_ONLY.items():
+        print(f"not built: {name} ({reason})")
+
+    def reference(prog):
+        exe = work / prog.name / "clang.exe"
+        cc = corpus.clang(prog.is_cxx)
+        flags = TARGET + ["-O2"]
+        try:
+            objs = corpus.compile_objects(cc, prog, flags, exe.parent / "clang")
+            corpus.link(cc, objs, flags, exe)
+        except RuntimeError as e:
+            return f"clang-19 build failed: {e}"
+        return run(exe)
+
+    expected = dict(zip((p.name for p in progs), corpus.parallel(reference, progs)))
+    failures = [f"{name}: {r}" for name, r in expected.items() if isinstance(r, str)]
+
+    jobs = [(p, seed) for p in progs if not isinstance(expected[p.name], str)
+            for seed in range(SEEDS)]
+
+    def one(job):
+        prog, seed = job
+        tag = f"{prog.name} -O2 seed#{seed}"
+        out = work / prog.name / f"divcc.{seed}"
+        cc = corpus.divcc(prog.is_cxx)
+        flags = TARGET + ["-O2", "-fdiversify=all",
+                          f"-frandom-seed=aarch64-{seed}"]
+        try:
+            objs = corpus.compile_objects(cc, prog, flags, out)
+            exe = corpus.link(cc, objs, flags, out / "prog")
+        except RuntimeError as e:
+            return f"{tag}: build failed: {e}"
+        got = run(exe)
+        want = expected[prog.name]
+        if got != want:
+            return (f"{tag}: exit {got[0]} and output {got[1][:200]!r} differ from "
+                    f"clang-19's exit {want[0]} and output {want[1][:200]!r} "
+                    f"(reproduce: {cc} {' '.join(prog.std_flags() + flags)} "
+                    f"{' '.join(map(str, prog.sources))} -lm -lpthread; "
+                    f"{QEMU} -L {SYSROOT} ./a.out)")
+        return None
+
+    failures += [f for f in corpus.parallel(one, jobs) if f]
+    corpus.report("aarch64", failures, len(jobs) + len(progs))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
