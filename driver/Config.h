@@ -25,7 +25,10 @@ struct Config {
   /// -fdiversify / -fdiversify=LIST / -fno-diversify. Empty means off.
   TransformationSet Transformations = TransformationSet::defaultSet();
   /// -fdiversify-nop-probability=P: chance of NOPs before an instruction.
-  Probability NopProbability = Probability::fromFraction(0.5);
+  /// The default is low because NOPs are divcc's main run-time cost; what
+  /// moves code at link time (offset) does not depend on them (see
+  /// docs/performance.md).
+  Probability NopProbability = Probability::fromFraction(0.05);
   /// -fdiversify-nop-max=N: at most this many NOPs in one place.
   unsigned NopMax = 1;
   /// -fdiversify-nop-probability-min=P / -max=P: profile-guided NOPs. When

@@ -125,7 +125,7 @@ const OptionInfo Options[] = {
      }},
     {"-fdiversify-nop-probability=", "P",
      "Insert no-ops before an instruction with probability P (0-1, default "
-     "0.5)",
+     "0.05)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
        return parseProbability(Spelling, V, S.Result.Cfg.NopProbability);
      }},

@@ -159,7 +159,8 @@ TEST_F(OptionsTest, EmptyCommandLine) {
   EXPECT_TRUE(P.Cfg.Transformations.has(Transformation::Funcs));
   EXPECT_TRUE(P.Cfg.diversifying());
   EXPECT_EQ(P.Cfg.NopMax, 1u);
-  EXPECT_EQ(P.Cfg.NopProbability.threshold(), Probability::One / 2);
+  EXPECT_EQ(P.Cfg.NopProbability.threshold(),
+            Probability::fromFraction(0.05).threshold());
 }
 
 TEST_F(OptionsTest, HelpAndVersionAreNoticed) {
