@@ -12,12 +12,19 @@ under several seeds. For each configuration it reports:
             with the same bytes in another variant: a proxy for gadgets an
             attacker could still use blindly (lower is better; the
             gadget-level measurement is divtool audit's job)
+  entropy   bits of randomness the transformations drew to build the
+            corpus (DIVCC_ENTROPY_LOG: log2 of each uniform choice's range,
+            H(p) of each yes/no draw), mean over seeds, in total and per
+            KiB of clang-19's code. An upper bound on how many variants
+            differ: two choices can give the same code
 
 Usage: bench/diversity_table.py [--seeds N] [--markdown FILE]
 """
 
 import argparse
 import itertools
+import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -45,9 +52,17 @@ def survive(a, b):
     return hits / windows
 
 
-def build(prog, compiler, flags, out):
-    objs = corpus.compile_objects(compiler, prog, ["-O2"] + flags, out)
-    return corpus.link(compiler, objs, flags, out / "prog")
+def build(prog, compiler, flags, out, env=None):
+    objs = corpus.compile_objects(compiler, prog, ["-O2"] + flags, out, env)
+    return corpus.link(compiler, objs, flags, out / "prog", env)
+
+
+def drawn_bits(log):
+    """The bits of every transformation in a DIVCC_ENTROPY_LOG file."""
+    if not log.exists():
+        return 0.0
+    return sum(sum(json.loads(line).values())
+               for line in log.read_text().splitlines() if line.strip())
 
 
 def main():
@@ -73,28 +88,37 @@ def main():
     rows = []
     for name, flags in configs:
         def variants(prog):
-            texts = []
+            texts, bits = [], 0.0
             for seed in range(args.seeds):
+                out = work / name / prog.name / str(seed)
+                out.mkdir(parents=True, exist_ok=True)
+                log = out / "entropy.log"
+                env = dict(os.environ, DIVCC_ENTROPY_LOG=str(log))
                 exe = build(prog, corpus.divcc(prog.is_cxx),
-                            flags + [f"-frandom-seed=table-{seed}"],
-                            work / name / prog.name / str(seed))
+                            flags + [f"-frandom-seed=table-{seed}"], out, env)
                 texts.append(text_bytes(exe))
-            return texts
+                bits += drawn_bits(log)
+            return texts, bits / args.seeds
 
-        per_prog = corpus.parallel(variants, progs)
+        results = corpus.parallel(variants, progs)
+        per_prog = [texts for texts, _ in results]
+        bits = sum(b for _, b in results)
         size = sum(len(t[0]) for t in per_prog) / base
         pairs = [(a, b) for texts in per_prog for a, b in itertools.combinations(texts, 2)]
         d = sum(differ(a, b) for a, b in pairs) / len(pairs)
         s = sum(survive(a, b) for a, b in pairs) / len(pairs)
-        rows.append((name, size, d, s))
+        rows.append((name, size, d, s, bits))
         print(f"{name}: done", file=sys.stderr)
 
     header = (f"Corpus: {len(progs)} programs, -O2, {args.seeds} seeds per configuration; "
               f"clang-19 .text total {base} bytes.\n\n"
-              "| transformations | size vs clang-19 | bytes that differ | 8-byte windows surviving |\n"
-              "| --- | ---: | ---: | ---: |\n")
-    table = header + "".join(f"| {n} | {size:.3f} | {d:.1%} | {s:.1%} |\n"
-                             for n, size, d, s in rows)
+              "| transformations | size vs clang-19 | bytes that differ | "
+              "8-byte windows surviving | entropy (bits) | bits per KiB |\n"
+              "| --- | ---: | ---: | ---: | ---: | ---: |\n")
+    table = header + "".join(
+        f"| {n} | {size:.3f} | {d:.1%} | {s:.1%} | {bits:,.0f} | "
+        f"{bits / (base / 1024):,.1f} |\n"
+        for n, size, d, s, bits in rows)
     print(table)
     if args.markdown:
         Path(args.markdown).write_text(

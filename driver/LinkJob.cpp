@@ -61,10 +61,8 @@ static Error shuffleSections(Compilation &C, const Config &Cfg) {
                                A->getAsString(Args) +
                                "' asks for another linker");
   RandomStream Random = linkStream(Cfg, Transformation::Link);
-  uint32_t Seed;
-  do // lld reads 0 as "random" and -1 as "reverse"
-    Seed = uint32_t(Random.next64());
-  while (Seed == 0 || Seed == UINT32_MAX);
+  // lld reads 0 as "random" and -1 as "reverse".
+  auto Seed = uint32_t(Random.between(1, UINT32_MAX - 1));
 
   const char *Lld = C.getArgs().MakeArgString(
       sys::path::parent_path(clangExecutable()) + "/ld.lld");

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <utility>
 
 namespace divcc {
@@ -35,6 +36,8 @@ public:
   static llvm::Expected<Probability> parse(llvm::StringRef Text);
   static Probability fromFraction(double P);
   uint64_t threshold() const { return Threshold; }
+  /// The Shannon entropy in bits of one draw with this probability.
+  double entropyBits() const;
 
 private:
   explicit Probability(uint64_t T) : Threshold(T) {}
@@ -45,13 +48,18 @@ class RandomStream {
 public:
   explicit RandomStream(const Key256 &Key);
   RandomStream(const MasterKey &Master, const StreamLabel &Label)
-      : RandomStream(Master.streamKey(Label)) {}
+      : RandomStream(Master.streamKey(Label)) {
+    Transformation = Label.Transformation.str();
+  }
   ~RandomStream();
   RandomStream(const RandomStream &) = delete;
   RandomStream &operator=(const RandomStream &) = delete;
 
   /// The next 64 keystream bits, as a little-endian word.
-  uint64_t next64();
+  uint64_t next64() {
+    DrawnBits += 64;
+    return nextWord();
+  }
   /// A uniform integer in [0, Bound), Bound > 0, by rejection sampling:
   /// draws that fall in the incomplete last copy of [0, Bound) are dropped.
   uint64_t below(uint64_t Bound);
@@ -60,7 +68,10 @@ public:
     return Hi - Lo == UINT64_MAX ? next64() : Lo + below(Hi - Lo + 1);
   }
   /// True with probability P.
-  bool chance(Probability P) { return (next64() >> 11) < P.threshold(); }
+  bool chance(Probability P) {
+    DrawnBits += P.entropyBits();
+    return (nextWord() >> 11) < P.threshold();
+  }
 
   /// Fisher-Yates: every permutation equally likely.
   template <typename T> void shuffle(llvm::MutableArrayRef<T> Items) {
@@ -70,6 +81,14 @@ public:
 
 private:
   void refill();
+  uint64_t nextWord();
+
+  // The entropy of the decisions drawn so far (log2 of each uniform draw's
+  // range, H(p) of each chance): what this stream contributed to telling
+  // variants apart. Recorded per transformation when the stream ends, for
+  // DIVCC_ENTROPY_LOG (see RandomStream.cpp).
+  std::string Transformation;
+  double DrawnBits = 0;
 
   Key256 Key;
   uint32_t Counter = 0;

@@ -52,33 +52,36 @@ def clang(cxx):
     return CLANG + ("++" if cxx else "")
 
 
-def run(cmd, cwd=None, timeout=120):
+def run(cmd, cwd=None, timeout=120, env=None):
     """Runs a command; returns (exit code, stdout, stderr)."""
-    p = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=timeout)
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=timeout,
+                       env=env)
     return p.returncode, p.stdout, p.stderr
 
 
-def check(cmd, cwd=None):
-    code, out, err = run(cmd, cwd)
+def check(cmd, cwd=None, env=None):
+    code, out, err = run(cmd, cwd, env=env)
     if code != 0:
         raise RuntimeError(f"command failed ({code}): {' '.join(map(str, cmd))}\n"
                            f"{err.decode(errors='replace')}")
     return out
 
 
-def compile_objects(compiler, prog, flags, outdir):
+def compile_objects(compiler, prog, flags, outdir, env=None):
     """Compiles each source of prog to an object in outdir; returns paths."""
     outdir.mkdir(parents=True, exist_ok=True)
     objs = []
     for src in prog.sources:
         obj = outdir / (src.stem + ".o")
-        check([compiler] + prog.std_flags() + flags + ["-c", str(src), "-o", str(obj)])
+        check([compiler] + prog.std_flags() + flags + ["-c", str(src), "-o", str(obj)],
+              env=env)
         objs.append(obj)
     return objs
 
 
-def link(compiler, objs, flags, exe):
-    check([compiler] + flags + [str(o) for o in objs] + LINK_LIBS + ["-o", str(exe)])
+def link(compiler, objs, flags, exe, env=None):
+    check([compiler] + flags + [str(o) for o in objs] + LINK_LIBS + ["-o", str(exe)],
+          env=env)
     return exe
 
 
