@@ -37,6 +37,13 @@ void addVerifySubcommand(CLI::App &Divtool, RunSubcommand &Run);
 void addIdentifySubcommand(CLI::App &Divtool, RunSubcommand &Run);
 void addSymbolizeSubcommand(CLI::App &Divtool, RunSubcommand &Run);
 
+/// Adds `perf`: timing a benchmark over layout variants (divtool/perf/).
+void addPerfSubcommand(CLI::App &Divtool, RunSubcommand &Run);
+
+/// Adds `test`: a project's tests run against variants, failures bisected
+/// to a transformation and a function (divtool/test/).
+void addTestSubcommand(CLI::App &Divtool, RunSubcommand &Run);
+
 /// Prints "divtool: error: MESSAGE" for \p E; returns exit status 1.
 int reportError(llvm::Error E);
 

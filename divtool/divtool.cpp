@@ -3,8 +3,10 @@
 // divtool works on what divcc builds: it measures how much a population of
 // variants resists code reuse (audit), builds populations of variants with
 // a registry (population), and answers questions about a shipped variant
-// (verify, identify, symbolize); it also manages divcc's front-end cache
-// (cache). Each subcommand is in its own folder.
+// (verify, identify, symbolize), and times benchmarks over layout variants
+// (perf), and finds the variants that break a project's tests (test); it
+// also manages divcc's front-end cache (cache). Each subcommand is in its
+// own folder.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,8 @@ int main(int Argc, char **Argv) {
   addVerifySubcommand(Divtool, Run);
   addIdentifySubcommand(Divtool, Run);
   addSymbolizeSubcommand(Divtool, Run);
+  addPerfSubcommand(Divtool, Run);
+  addTestSubcommand(Divtool, Run);
 
   // CLI11 would only say "a subcommand is required".
   if (Argc > 1 && Argv[1][0] != '-') {

@@ -12,6 +12,7 @@
 #include "cache/FrontendCache.h"
 #include "random/RandomStream.h"
 #include "random/SecretSeed.h"
+#include "transforms/FunctionFilter.h"
 #include "transforms/Transformations.h"
 
 #include <optional>
@@ -24,6 +25,10 @@ enum class SeedSource { None, Flag, File, Environment, DerivedKey };
 struct Config {
   /// -fdiversify / -fdiversify=LIST / -fno-diversify. Empty means off.
   TransformationSet Transformations = TransformationSet::defaultSet();
+  /// -fdiversify-skip=T:FUNCS / -fdiversify-only=T:FUNCS: the functions a
+  /// per-function transformation leaves alone (read only through
+  /// functionStream()).
+  FunctionFilter Functions;
   /// -fdiversify-nop-probability=P: chance of NOPs before an instruction.
   /// The default is low because NOPs are divcc's main run-time cost; what
   /// moves code at link time (offset) does not depend on them (see

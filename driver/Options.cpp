@@ -8,6 +8,12 @@
 // The secret given by -frandom-seed=STRING is held only until it has been
 // condensed into the master key; it is never echoed, not even in errors.
 //
+// DIVCC_OPTIONS holds more of divcc's own options, read after the command
+// line so that they win: a tool (divtool test) or a user changes what every
+// divcc of a build does without editing the build. Seeds are not accepted
+// there (an environment is easily seen and inherited; DIVCC_SEED_FILE names
+// a seed file).
+//
 //===----------------------------------------------------------------------===//
 
 #include "driver/Options.h"
@@ -98,6 +104,93 @@ Error setTransformations(OptionState &S, StringRef Value, StringRef Spelling) {
   return Error::success();
 }
 
+/// The per-function transformations, for messages: "nops, sched, ...".
+std::string perFunctionNames() {
+  std::string Names;
+  for (const TransformationInfo &Info : allTransformations())
+    if (Info.PerFunction)
+      Names += std::string(Names.empty() ? "" : ", ") + Info.Name;
+  return Names;
+}
+
+/// The function names of FUNC[,FUNC...] or of @FILE (one a line; blank
+/// lines ignored).
+Error functionNames(StringRef Spelling, StringRef Value, StringRef List,
+                    std::vector<std::string> &Names) {
+  SmallVector<StringRef, 16> Parts;
+  std::unique_ptr<MemoryBuffer> File;
+  if (List.consume_front("@")) {
+    auto Buffer = MemoryBuffer::getFile(List, /*IsText=*/true);
+    if (!Buffer)
+      return createStringError(Buffer.getError(),
+                               "cannot read function list '%s' (from "
+                               "'%s%s'): %s",
+                               List.str().c_str(), Spelling.str().c_str(),
+                               Value.str().c_str(),
+                               Buffer.getError().message().c_str());
+    File = std::move(*Buffer);
+    File->getBuffer().split(Parts, '\n');
+    for (StringRef Part : Parts)
+      if (!Part.trim().empty())
+        Names.push_back(Part.trim().str());
+    return Error::success();
+  }
+  List.split(Parts, ',');
+  for (StringRef Part : Parts) {
+    if (Part.empty())
+      return invalidValue(Spelling, Value,
+                          "expected TRANSFORMATION:FUNCTION[,FUNCTION...] "
+                          "or TRANSFORMATION:@FILE");
+    Names.push_back(Part.str());
+  }
+  return Error::success();
+}
+
+/// -fdiversify-skip=T:FUNCS and -fdiversify-only=T:FUNCS.
+Error filterFunctions(OptionState &S, StringRef Value, StringRef Spelling,
+                      bool Only) {
+  auto [Name, List] = Value.split(':');
+  if (Name.size() == Value.size() || List.empty())
+    return invalidValue(Spelling, Value,
+                        "expected TRANSFORMATION:FUNCTION[,FUNCTION...] or "
+                        "TRANSFORMATION:@FILE");
+  SmallVector<Transformation, 8> Kinds;
+  if (Name == "all") {
+    for (const TransformationInfo &Info : allTransformations())
+      if (Info.PerFunction)
+        Kinds.push_back(Info.Kind);
+  } else {
+    std::optional<Transformation> T = findTransformation(Name);
+    if (!T)
+      return createStringError(inconvertibleErrorCode(),
+                               "unknown transformation '" + Name + "' in '" +
+                                   Spelling + Value + "' (per-function: " +
+                                   perFunctionNames() + ", all)");
+    if (!allTransformations()[unsigned(*T)].PerFunction)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "'" + Name + "' in '" + Spelling + Value +
+              "' cannot be turned off per function: it acts on whole "
+              "modules or the link (per-function: " +
+              perFunctionNames() + ")");
+    Kinds.push_back(*T);
+  }
+  std::vector<std::string> Names;
+  if (Error E = functionNames(Spelling, Value, List, Names))
+    return E;
+  for (Transformation T : Kinds) {
+    if (Only)
+      S.Result.Cfg.Functions.restrict(T);
+    for (const std::string &F : Names) {
+      if (Only)
+        S.Result.Cfg.Functions.allow(T, F);
+      else
+        S.Result.Cfg.Functions.skip(T, F);
+    }
+  }
+  return Error::success();
+}
+
 const OptionInfo Options[] = {
     {"-fdiversify", "", "Diversify with the default transformations (the "
                         "default)",
@@ -183,6 +276,18 @@ const OptionInfo Options[] = {
        S.InlineSecret.assign(V.data(), V.size());
        return Error::success();
      }},
+    {"-fdiversify-skip=", "T:FUNCS",
+     "Leave the functions FUNCS (f,g... or @FILE, one a line) as they are "
+     "without the per-function transformation T ('all': every one)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       return filterFunctions(S, V, Spelling, /*Only=*/false);
+     }},
+    {"-fdiversify-only=", "T:FUNCS",
+     "Let the per-function transformation T ('all': every one) act only on "
+     "the functions FUNCS (f,g... or @FILE)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       return filterFunctions(S, V, Spelling, /*Only=*/true);
+     }},
     {"-fdiversify=", "LIST",
      "Diversify with the transformations in LIST (comma-separated names, "
      "'default' or 'all')",
@@ -224,7 +329,49 @@ const OptionInfo *findOption(StringRef Arg, StringRef &Value) {
   return nullptr;
 }
 
+bool isSeedOption(const OptionInfo &O) {
+  StringRef Spelling = O.Spelling;
+  return Spelling == "-frandom-seed=" || Spelling == "-fdiversify-seed-file=" ||
+         Spelling == "-fdiversify-key=";
+}
+
+/// Applies the options of DIVCC_OPTIONS after the command line's.
+Error applyEnvironmentOptions(OptionState &S) {
+  for (const std::string &Word : environmentOptions()) {
+    StringRef Value;
+    const OptionInfo *O = findOption(Word, Value);
+    if (!O)
+      return createStringError(inconvertibleErrorCode(),
+                               "'" + Word +
+                                   "' in DIVCC_OPTIONS is not a divcc option "
+                                   "(clang's options go on the command line)");
+    // The value would be a secret: the message does not repeat it.
+    if (isSeedOption(*O))
+      return createStringError(inconvertibleErrorCode(),
+                               "'" + Twine(O->Spelling) +
+                                   "' is not accepted in DIVCC_OPTIONS: give "
+                                   "seeds on the command line or name a seed "
+                                   "file in DIVCC_SEED_FILE");
+    if (Error E = O->Handle(S, Value, O->Spelling))
+      return createStringError(inconvertibleErrorCode(),
+                               toString(std::move(E)) + " (in DIVCC_OPTIONS)");
+  }
+  return Error::success();
+}
+
 } // namespace
+
+std::vector<std::string> environmentOptions() {
+  std::vector<std::string> Words;
+  if (std::optional<std::string> Value =
+          sys::Process::GetEnv("DIVCC_OPTIONS")) {
+    SmallVector<StringRef, 8> Parts;
+    SplitString(*Value, Parts);
+    for (StringRef Part : Parts)
+      Words.push_back(Part.str());
+  }
+  return Words;
+}
 
 Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args) {
   OptionState S;
@@ -242,6 +389,8 @@ Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args) {
       S.Result.Version = true;
     S.Result.ClangArgs.push_back(A.str());
   }
+  if (Error E = applyEnvironmentOptions(S))
+    return E;
 
   if (S.Result.Cfg.Seed == SeedSource::None) {
     if (std::optional<std::string> Path =
@@ -337,7 +486,8 @@ std::string helpText(StringRef Prog) {
         "\nEnvironment: DIVCC_SEED_FILE (above); DIVCC_PREFIX=COMMAND runs "
         "each compile\nthrough COMMAND (e.g. distcc) with a key derived from "
         "the seed, never the seed;\nDIVCC_CACHE_DIR, DIVCC_CACHE_SIZE: the "
-        "front-end cache.\n";
+        "front-end cache; DIVCC_OPTIONS: more of\ndivcc's own options "
+        "(not seeds), applied after the command line's.\n";
   return Out;
 }
 

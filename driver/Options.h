@@ -22,9 +22,13 @@ struct ParsedCommandLine {
 };
 
 /// Takes divcc's options (see the table in Options.cpp) out of \p Args
-/// (without argv[0]) and reads DIVCC_SEED_FILE. Errors name the offending
-/// option but never repeat a secret.
+/// (without argv[0]), then applies DIVCC_OPTIONS and reads DIVCC_SEED_FILE.
+/// Errors name the offending option but never repeat a secret.
 llvm::Expected<ParsedCommandLine> parseCommandLine(llvm::ArrayRef<const char *> Args);
+
+/// The words of DIVCC_OPTIONS (divcc's own options, separated by white
+/// space), which parseCommandLine applies after the command line's.
+std::vector<std::string> environmentOptions();
 
 /// Loads the secret named in \p Cfg (or draws a fresh one) into Cfg.Key.
 llvm::Error loadMasterKey(Config &Cfg, llvm::StringRef InlineSecret);

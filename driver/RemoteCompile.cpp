@@ -7,7 +7,9 @@
 //    this variant (it sees the objects it compiles anyway) but learns
 //    nothing about the secret, hence nothing about other variants.
 //  * The handed-over compile is the same compile: every other argument
-//    goes through unchanged, so its output is bit-identical to a local one.
+//    goes through unchanged, and the options of DIVCC_OPTIONS follow them
+//    (distcc sends no environment), so its output is bit-identical to a
+//    local one.
 //  * DIVCC_PREFIX is removed from the environment of the command, so that
 //    distcc's local fallback does not hand the compile over again.
 //
@@ -16,6 +18,7 @@
 #include "driver/RemoteCompile.h"
 
 #include "driver/Config.h"
+#include "driver/Options.h"
 #include "support/Environment.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -75,10 +78,15 @@ std::optional<int> runThroughPrefix(ArrayRef<const char *> Argv,
   for (StringRef A : Argv.drop_front())
     if (!isSeedOption(A))
       Command.push_back(A);
+  // A compile host does not get this environment: DIVCC_OPTIONS goes on the
+  // command line, after the rest, where it wins as it does here.
+  std::vector<std::string> EnvironmentOptions = environmentOptions();
+  Command.insert(Command.end(), EnvironmentOptions.begin(),
+                 EnvironmentOptions.end());
   Command.push_back(KeyArg);
 
-  std::vector<std::string> Env =
-      environmentWith({"DIVCC_PREFIX", "DIVCC_SEED_FILE"}, {});
+  std::vector<std::string> Env = environmentWith(
+      {"DIVCC_PREFIX", "DIVCC_SEED_FILE", "DIVCC_OPTIONS"}, {});
   std::vector<StringRef> EnvRefs(Env.begin(), Env.end());
 
   ErrorOr<std::string> Program = sys::findProgramByName(Command[0]);

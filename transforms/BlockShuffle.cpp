@@ -55,6 +55,7 @@
 
 #include "driver/Config.h"
 #include "random/RandomStream.h"
+#include "transforms/FunctionFilter.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -145,9 +146,11 @@ bool BlockShuffle::runOnMachineFunction(MachineFunction &MF) {
   SmallVector<unsigned, 32> Order;
   for (unsigned I = 1; I < NumChains; ++I)
     Order.push_back(I);
-  RandomStream Random(*Cfg.Key, {transformationName(Transformation::Blocks),
-                                 ModuleName, MF.getName()});
-  Random.shuffle(MutableArrayRef<unsigned>(Order));
+  std::unique_ptr<RandomStream> Random =
+      functionStream(Cfg, Transformation::Blocks, ModuleName, MF.getName());
+  if (!Random)
+    return false;
+  Random->shuffle(MutableArrayRef<unsigned>(Order));
   NumShuffled += Layout.size() - ChainStart[1];
 
   for (unsigned Chain : Order)

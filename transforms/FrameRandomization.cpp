@@ -66,6 +66,7 @@
 
 #include "driver/Config.h"
 #include "random/RandomStream.h"
+#include "transforms/FunctionFilter.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -169,17 +170,19 @@ bool FrameRandomization::runOnFunction(Function &F) {
     return false;
 
   // Debug records never count: the draws depend only on the allocas.
-  RandomStream Random(*Cfg.Key, {transformationName(Transformation::Frames),
-                                 ModuleName, F.getName()});
-  Random.shuffle(MutableArrayRef<AllocaInst *>(Slots));
+  std::unique_ptr<RandomStream> Random =
+      functionStream(Cfg, Transformation::Frames, ModuleName, F.getName());
+  if (!Random)
+    return false;
+  Random->shuffle(MutableArrayRef<AllocaInst *>(Slots));
   NumShuffled += Slots.size();
 
-  if (uint64_t PadBytes = Random.between(0, Cfg.FramePad)) {
+  if (uint64_t PadBytes = Random->between(0, Cfg.FramePad)) {
     const DataLayout &DL = F.getDataLayout();
     auto *Pad = new AllocaInst(paddingType(F.getContext(), PadBytes),
                                DL.getAllocaAddrSpace(), /*ArraySize=*/nullptr,
                                Align(1), "divcc.frame.pad");
-    Slots.insert(Slots.begin() + Random.below(Slots.size() + 1), Pad);
+    Slots.insert(Slots.begin() + Random->below(Slots.size() + 1), Pad);
     ++NumPads;
     NumPadBytes += PadBytes;
   }

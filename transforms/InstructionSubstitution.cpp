@@ -39,6 +39,7 @@
 #include "driver/Config.h"
 #include "random/RandomStream.h"
 #include "targets/Substitution.h"
+#include "transforms/FunctionFilter.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -154,8 +155,10 @@ bool InstructionSubstitution::runOnMachineFunction(MachineFunction &MF) {
       if (isEligible(MI))
         Candidates.push_back(&MI);
 
-  RandomStream Random(*Cfg.Key, {transformationName(Transformation::Subst),
-                                 ModuleName, F.getName()});
+  std::unique_ptr<RandomStream> Random =
+      functionStream(Cfg, Transformation::Subst, ModuleName, F.getName());
+  if (!Random)
+    return false;
   SmallVector<SubstitutionForm, 8> Forms;
   bool Changed = false;
   for (MachineInstr *MI : Candidates) {
@@ -168,7 +171,7 @@ bool InstructionSubstitution::runOnMachineFunction(MachineFunction &MF) {
     if (Forms.size() < 2)
       continue;
     ++NumEligible;
-    uint64_t Pick = Random.below(Forms.size());
+    uint64_t Pick = Random->below(Forms.size());
     if (Pick == 0)
       continue;
     Target->rewrite(*MI, Forms[Pick]);

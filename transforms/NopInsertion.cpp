@@ -46,6 +46,7 @@
 #include "random/RandomStream.h"
 #include "targets/DiversityTarget.h"
 #include "targets/MacroFusion.h"
+#include "transforms/FunctionFilter.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -156,19 +157,21 @@ bool NopInsertion::runOnMachineFunction(MachineFunction &MF) {
   if (Cfg.ProfileGuidedNops)
     BlockP = blockProbabilities(MF);
 
-  RandomStream Random(*Cfg.Key, {transformationName(Transformation::Nops),
-                                 ModuleName, F.getName()});
+  std::unique_ptr<RandomStream> Random =
+      functionStream(Cfg, Transformation::Nops, ModuleName, F.getName());
+  if (!Random)
+    return false;
   bool Changed = false;
   for (MachineInstr *MI : eligiblePlaces(MF)) {
     ++NumPlaces;
     Probability P = Cfg.ProfileGuidedNops ? BlockP.lookup(MI->getParent())
                                           : Cfg.NopProbability;
-    if (!Random.chance(P))
+    if (!Random->chance(P))
       continue;
-    uint64_t Count = Random.between(1, Cfg.NopMax);
+    uint64_t Count = Random->between(1, Cfg.NopMax);
     for (uint64_t I = 0; I < Count; ++I)
       Target->insertNop(*MI->getParent(), MI->getIterator(),
-                        Random.below(Target->nopFormCount()));
+                        Random->below(Target->nopFormCount()));
     NumNops += Count;
     Changed = true;
   }

@@ -47,6 +47,7 @@
 
 #include "driver/Config.h"
 #include "random/RandomStream.h"
+#include "transforms/FunctionFilter.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/BitVector.h"
@@ -113,13 +114,15 @@ bool RegisterHints::runOnMachineFunction(MachineFunction &MF) {
   MachineRegisterInfo &MRI = MF.getRegInfo();
   if (MRI.getNumVirtRegs() == 0)
     return false;
+  std::unique_ptr<RandomStream> Random =
+      functionStream(Cfg, Transformation::Regs, ModuleName, MF.getName());
+  if (!Random)
+    return false;
   RegClassInfo.runOnMachineFunction(MF);
   BitVector CalleeSaved;
   if (!Cfg.RegsCalleeSaved)
     CalleeSaved = calleeSavedAliases(MF);
 
-  RandomStream Random(*Cfg.Key, {transformationName(Transformation::Regs),
-                                 ModuleName, MF.getName()});
   SmallVector<MCPhysReg, 32> Candidates;
   bool Changed = false;
   for (unsigned I = 0, E = MRI.getNumVirtRegs(); I != E; ++I) {
@@ -145,7 +148,7 @@ bool RegisterHints::runOnMachineFunction(MachineFunction &MF) {
     }
     if (Order.empty())
       continue;
-    MRI.setSimpleHint(Reg, Order[Random.below(Order.size())]);
+    MRI.setSimpleHint(Reg, Order[Random->below(Order.size())]);
     ++NumHinted;
     Changed = true;
   }

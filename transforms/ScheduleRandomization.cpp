@@ -69,6 +69,7 @@
 #include "driver/Config.h"
 #include "random/RandomStream.h"
 #include "targets/MacroFusion.h"
+#include "transforms/FunctionFilter.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -246,20 +247,26 @@ SUnit *RandomOrderScheduler::pickNode(bool &IsTopNode) {
   return Take(Choices[Choices.size() > 1 ? Random->below(Choices.size()) : 0]);
 }
 
+/// The scheduler LLVM's MachineScheduler pass picks when -misched is not
+/// set: the target's own, else the generic one. A function that sched
+/// leaves alone (transforms/FunctionFilter.h) gets exactly this.
+ScheduleDAGInstrs *createDefaultScheduler(MachineSchedContext *C) {
+  if (ScheduleDAGInstrs *Default = C->PassConfig->createMachineScheduler(C))
+    return Default;
+  return createGenericSchedLive(C);
+}
+
 /// The MachineSchedRegistry constructor: called once per machine function.
 ScheduleDAGInstrs *createRandomScheduler(MachineSchedContext *C) {
-  if (!Active) {
-    // Outside a scope (cannot happen: the scope restores the option): the
-    // target's own scheduler.
-    if (ScheduleDAGInstrs *Default = C->PassConfig->createMachineScheduler(C))
-      return Default;
-    return createGenericSchedLive(C);
-  }
+  // Outside a scope (cannot happen: the scope restores the option).
+  if (!Active)
+    return createDefaultScheduler(C);
 
   MachineFunction &MF = *C->MF;
-  auto Random = std::make_unique<RandomStream>(
-      *Active->Cfg.Key, StreamLabel{transformationName(Transformation::Sched),
-                                    Active->ModuleName, MF.getName()});
+  std::unique_ptr<RandomStream> Random = functionStream(
+      Active->Cfg, Transformation::Sched, Active->ModuleName, MF.getName());
+  if (!Random)
+    return createDefaultScheduler(C);
   std::unique_ptr<MachineSchedStrategy> Strategy;
   if (Active->Cfg.Sched == Config::SchedMode::Random)
     Strategy = std::make_unique<RandomOrderScheduler>(std::move(Random));

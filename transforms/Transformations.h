@@ -36,6 +36,11 @@ struct TransformationInfo {
   Transformation Kind;
   const char *Name;      // in -fdiversify=LIST and in stream labels
   bool InDefaultSet;     // turned on by plain -fdiversify
+  /// Decides each function's code on its own, from a stream per function:
+  /// it can be turned off for some functions (-fdiversify-skip=,
+  /// -fdiversify-only=, transforms/FunctionFilter.h). The others act on a
+  /// whole module or link (orders of functions and globals, link offsets).
+  bool PerFunction;
   const char *Summary;   // one line for --help
 };
 

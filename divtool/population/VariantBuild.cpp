@@ -17,8 +17,10 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
@@ -27,12 +29,14 @@
 #include <openssl/crypto.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace llvm;
@@ -511,6 +515,14 @@ std::string compilerIdentity(StringRef Divcc) {
 
 Expected<pid_t> startBuild(ArrayRef<std::string> Command, StringRef Dir,
                            ArrayRef<std::string> Env, StringRef Log) {
+  return startProcess(Command, Dir, Env, Log, Log, /*OwnProcessGroup=*/false,
+                      "the build command");
+}
+
+Expected<pid_t> startProcess(ArrayRef<std::string> Command, StringRef Dir,
+                             ArrayRef<std::string> Env, StringRef Stdout,
+                             StringRef Stderr, bool OwnProcessGroup,
+                             StringRef What) {
   std::string Program = Command[0];
   if (!StringRef(Program).contains('/')) {
     SmallVector<StringRef, 16> Paths;
@@ -519,15 +531,24 @@ Expected<pid_t> startBuild(ArrayRef<std::string> Command, StringRef Dir,
     SplitString(PathVariable, Paths, ":");
     ErrorOr<std::string> Found = sys::findProgramByName(Program, Paths);
     if (!Found)
-      return failure("cannot run the build command: '" + Program +
+      return failure("cannot run " + What + ": '" + Program +
                      "' is not on PATH");
     Program = *Found;
   }
-  int LogFd =
-      ::open(Log.str().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (LogFd < 0)
-    return failure("cannot create the build log '" + Log + "'",
-                   std::error_code(errno, std::generic_category()));
+  int LogFd = -1, ErrFd = -1;
+  for (auto [Path, Fd] : {std::pair<StringRef, int *>(Stdout, &LogFd),
+                          std::pair<StringRef, int *>(Stderr, &ErrFd)}) {
+    if (Fd == &ErrFd && Stderr == Stdout)
+      break;
+    *Fd = ::open(Path.str().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+                 0644);
+    if (*Fd < 0) {
+      std::error_code EC(errno, std::generic_category());
+      if (LogFd >= 0)
+        ::close(LogFd);
+      return failure("cannot create '" + Path + "'", EC);
+    }
+  }
   std::vector<char *> Argv, Envp;
   for (const std::string &A : Command)
     Argv.push_back(const_cast<char *>(A.c_str()));
@@ -546,23 +567,32 @@ Expected<pid_t> startBuild(ArrayRef<std::string> Command, StringRef Dir,
   posix_spawn_file_actions_init(&Actions);
   posix_spawn_file_actions_addopen(&Actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&Actions, LogFd, 1);
-  posix_spawn_file_actions_adddup2(&Actions, LogFd, 2);
+  posix_spawn_file_actions_adddup2(&Actions, ErrFd >= 0 ? ErrFd : LogFd, 2);
   posix_spawn_file_actions_addchdir_np(&Actions, WorkingDir.c_str());
+  posix_spawnattr_t Attributes;
+  posix_spawnattr_init(&Attributes);
+  if (OwnProcessGroup) {
+    posix_spawnattr_setflags(&Attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&Attributes, 0);
+  }
   pid_t Pid = 0;
-  int Rc = posix_spawn(&Pid, Program.c_str(), &Actions, nullptr, Argv.data(),
-                       Envp.data());
+  int Rc = posix_spawn(&Pid, Program.c_str(), &Actions, &Attributes,
+                       Argv.data(), Envp.data());
+  posix_spawnattr_destroy(&Attributes);
   posix_spawn_file_actions_destroy(&Actions);
   ::close(LogFd);
+  if (ErrFd >= 0)
+    ::close(ErrFd);
   if (Rc != 0)
-    return failure("cannot run the build command '" + Program + "'",
+    return failure("cannot run " + What + " '" + Program + "'",
                    std::error_code(Rc, std::generic_category()));
   return Pid;
 }
 
-std::optional<int> waitBuild(pid_t Pid, bool Block) {
+std::optional<int> waitBuild(pid_t Pid, bool Block, struct rusage *Usage) {
   for (;;) {
     int Status = 0;
-    pid_t R = ::waitpid(Pid, &Status, Block ? 0 : WNOHANG);
+    pid_t R = ::wait4(Pid, &Status, Block ? 0 : WNOHANG, Usage);
     if (R == Pid)
       return Status;
     if (R == 0)
@@ -705,6 +735,29 @@ Expected<RebuiltVariant> rebuildVariant(const VariantRecord &V,
       Exclude.push_back(std::string(Real));
   }
 
+  PrivateBuild B;
+  B.Source = std::string(Source);
+  B.Exclude = std::move(Exclude);
+  B.Command = V.BuildCommand;
+  B.Key = &Key;
+  B.SeedId = V.Id;
+  B.What =
+      describeVariant(V) + (Options.DebugInfo ? " with debug information" : "");
+  return buildPrivateCopy(
+      B, Options,
+      [&](PrivateDir &Dir, std::vector<std::string> &Command,
+          std::vector<std::string> &Env) -> Error {
+        if (!Options.DebugInfo)
+          return Error::success();
+        return addDebugInfoShim(Dir.path() + "/bin", Command, Env);
+      });
+}
+
+Expected<RebuiltVariant>
+buildPrivateCopy(const PrivateBuild &B, const RebuildOptions &Options,
+                 function_ref<Error(PrivateDir &, std::vector<std::string> &,
+                                    std::vector<std::string> &)>
+                     Prepare) {
   Expected<PrivateDir> Dir = PrivateDir::create("divtool-rebuild");
   if (!Dir)
     return Dir.takeError();
@@ -713,34 +766,383 @@ Expected<RebuiltVariant> rebuildVariant(const VariantRecord &V,
   R.Log = R.Dir.path() + "/build.log";
   if (Options.Keep)
     R.Dir.keep();
-  errs() << Options.Tool << ": rebuilding " << describeVariant(V) << " from '"
-         << Source << "' in '" << R.Tree << "'"
-         << (Options.DebugInfo ? " with debug information" : "") << "\n";
-  Expected<CopyStats> Copied = copyTree(Source, R.Tree, Exclude);
+  errs() << Options.Tool << ": " << (B.Key ? "rebuilding " : "building ")
+         << B.What << " from '" << B.Source << "' in '" << R.Tree << "'\n";
+  Expected<CopyStats> Copied = copyTree(B.Source, R.Tree, B.Exclude);
   if (!Copied)
     return Copied.takeError();
 
-  Expected<std::string> SeedFile = writeVariantSeed(R.Dir, Key, V.Id);
-  if (!SeedFile)
-    return SeedFile.takeError();
-  std::vector<std::string> Command = V.BuildCommand;
+  std::vector<std::string> Command = B.Command;
+  std::vector<std::string> Add;
+  std::string SeedFile;
+  if (B.Key) {
+    Expected<std::string> Written = writeVariantSeed(R.Dir, *B.Key, B.SeedId);
+    if (!Written)
+      return Written.takeError();
+    SeedFile = *Written;
+    Add.push_back("DIVCC_SEED_FILE=" + SeedFile);
+  }
+  if (!Options.CacheDir.empty())
+    Add.push_back("DIVCC_CACHE_DIR=" + Options.CacheDir);
+  if (!Options.DivccOptions.empty())
+    Add.push_back("DIVCC_OPTIONS=" + Options.DivccOptions);
+  // A DIVCC_OPTIONS of the user's reaches the build unless one is given.
   std::vector<std::string> Env =
-      environmentWith({"DIVCC_CACHE_DIR"}, {"DIVCC_SEED_FILE=" + *SeedFile});
-  if (Options.DebugInfo)
-    if (Error E = addDebugInfoShim(R.Dir.path() + "/bin", Command, Env))
+      environmentWith({"DIVCC_CACHE_DIR", "DIVCC_SEED_FILE"}, Add);
+  if (Prepare)
+    if (Error E = Prepare(R.Dir, Command, Env))
       return E;
 
   Expected<pid_t> Pid = startBuild(Command, R.Tree, Env, R.Log);
   if (!Pid)
     return Pid.takeError();
   int Status = *waitBuild(*Pid, /*Block=*/true);
-  R.Dir.removeSecret(*SeedFile);
+  if (B.Key)
+    R.Dir.removeSecret(SeedFile);
   if (Status != 0)
-    return failure("the rebuild of " + describeVariant(V) + " failed (" +
-                   describeWaitStatus(Status) +
+    return failure("the " + Twine(B.Key ? "rebuild" : "build") + " of " +
+                   B.What + " failed (" + describeWaitStatus(Status) +
                    "); the last lines of its log:\n" +
                    StringRef(lastLines(R.Log, 10)).rtrim('\n'));
   return R;
+}
+
+//===----------------------------------------------------------------------===//
+// Building a population
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string elapsed(std::chrono::steady_clock::time_point Start) {
+  auto Seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                     std::chrono::steady_clock::now() - Start)
+                     .count();
+  std::string S;
+  raw_string_ostream(S) << Seconds / 60 << ":"
+                        << format("%02d", int(Seconds % 60));
+  return S;
+}
+
+/// One variant on its way: its record and, while it builds, its process.
+struct Build {
+  VariantRecord Variant;
+  std::string Dir; ///< DIR/variants/ID
+  std::string Log;
+  std::string SeedFile;
+  TreeSnapshot Before;
+  pid_t Pid = 0;
+};
+
+class Population {
+public:
+  Population(const PopulationOptions &C, Registry &R, const MasterKey &K,
+             PrivateDir &Seeds, std::string Out, std::string Source,
+             std::vector<std::string> Exclude, std::vector<std::string> Env)
+      : C(C), Reg(R), Key(K), Seeds(Seeds), Out(std::move(Out)),
+        Source(std::move(Source)), Exclude(std::move(Exclude)),
+        Env(std::move(Env)) {}
+
+  /// Builds every variant; returns how many failed.
+  unsigned run(std::vector<VariantRecord> Variants);
+
+private:
+  /// Copies the tree and starts the build; false if the variant failed.
+  bool start(Build &B);
+  void finish(Build &B, int Status);
+  void failed(Build &B, const Twine &Why, int64_t ExitStatus);
+  void progress(bool Force);
+  void say(const Twine &Line);
+
+  const PopulationOptions &C;
+  Registry &Reg;
+  const MasterKey &Key;
+  PrivateDir &Seeds;
+  std::string Out, Source;
+  std::vector<std::string> Exclude, Env;
+
+  bool Terminal = false;
+  bool SourceChecked = false;
+  unsigned Total = 0, Done = 0, Failed = 0, Running = 0;
+  std::chrono::steady_clock::time_point Start, LastProgress;
+  /// Artifact hash -> the first variant that built it.
+  StringMap<std::string> Hashes;
+  std::vector<std::string> Duplicates;
+};
+
+void Population::say(const Twine &Line) {
+  if (Terminal)
+    errs() << "\r\033[K";
+  errs() << Line << "\n";
+  progress(/*Force=*/true);
+}
+
+void Population::progress(bool Force) {
+  auto Now = std::chrono::steady_clock::now();
+  if (!Terminal || (!Force && Now - LastProgress < std::chrono::seconds(1)))
+    return;
+  LastProgress = Now;
+  errs() << "\r\033[K" << C.Tool << ": " << Done << "/" << Total
+         << " variants done";
+  if (Failed)
+    errs() << " (" << Failed << " failed)";
+  errs() << ", " << Running << " building, " << elapsed(Start) << " elapsed";
+  errs().flush();
+}
+
+void Population::failed(Build &B, const Twine &Why, int64_t ExitStatus) {
+  ++Failed;
+  ++Done;
+  std::string Message = ("divtool: error: " + B.Variant.Id + ": " + Why).str();
+  if (sys::fs::exists(B.Log))
+    Message += "; the last lines of " + B.Log + ":\n" +
+               StringRef(lastLines(B.Log, 10)).rtrim('\n').str();
+  say(Message);
+  if (Error E = Reg.recordFailed(B.Variant.Id, ExitStatus))
+    say("divtool: error: " + toString(std::move(E)));
+}
+
+bool Population::start(Build &B) {
+  if (sys::fs::exists(B.Dir)) {
+    failed(B,
+           "'" + B.Dir +
+               "' already exists but is not in the registry "
+               "(left by another registry?); remove it",
+           -1);
+    return false;
+  }
+  if (std::error_code EC = sys::fs::create_directories(B.Dir)) {
+    failed(B, "cannot create '" + B.Dir + "': " + EC.message(), -1);
+    return false;
+  }
+  Expected<CopyStats> Copied = copyTree(Source, B.Variant.Tree, Exclude);
+  if (!Copied) {
+    failed(B, toString(Copied.takeError()), -1);
+    return false;
+  }
+  if (!SourceChecked && !Copied->BuiltFiles.empty()) {
+    const std::string &Example = Copied->BuiltFiles.front();
+    say("divtool: warning: the source tree holds " +
+        Twine(Copied->BuiltFiles.size()) + " built file(s), e.g. '" + Example +
+        "'; a build that reuses them links code divcc did not diversify: "
+        "clean the source tree first (e.g. make clean)");
+  }
+  SourceChecked = true;
+  B.Before = snapshotTree(B.Variant.Tree);
+  Expected<std::string> SeedFile = writeVariantSeed(Seeds, Key, B.Variant.Id);
+  if (!SeedFile) {
+    failed(B, toString(SeedFile.takeError()), -1);
+    return false;
+  }
+  B.SeedFile = *SeedFile;
+  std::vector<std::string> BuildEnv = Env;
+  BuildEnv.push_back("DIVCC_SEED_FILE=" + B.SeedFile);
+  Expected<pid_t> Pid = startBuild(C.Command, B.Variant.Tree, BuildEnv, B.Log);
+  if (!Pid) {
+    Seeds.removeSecret(B.SeedFile);
+    failed(B, toString(Pid.takeError()), -1);
+    return false;
+  }
+  B.Pid = *Pid;
+  ++Running;
+  return true;
+}
+
+void Population::finish(Build &B, int Status) {
+  --Running;
+  Seeds.removeSecret(B.SeedFile);
+  if (Status != 0)
+    return failed(B, "the build failed (" + describeWaitStatus(Status) + ")",
+                  exitCodeOf(Status));
+  Expected<std::vector<std::string>> Found =
+      findArtifacts(B.Variant.Tree, B.Before, C.Artifacts);
+  if (!Found)
+    return failed(B, toString(Found.takeError()), 0);
+  std::vector<ArtifactRecord> Artifacts;
+  for (const std::string &Relative : *Found) {
+    std::string StripTo;
+    if (C.Strip)
+      StripTo = (Out + "/ship/" + B.Variant.Id + "/" + Relative);
+    Expected<ArtifactRecord> A =
+        examineArtifact(B.Variant.Tree, Relative, StripTo);
+    if (!A)
+      return failed(B, toString(A.takeError()), 0);
+    auto [It, New] = Hashes.try_emplace(A->Sha256, B.Variant.Id);
+    if (!New)
+      Duplicates.push_back("'" + Relative + "' of " + It->second + " and " +
+                           B.Variant.Id);
+    Artifacts.push_back(std::move(*A));
+  }
+  if (Error E = Reg.recordBuilt(B.Variant.Id, Artifacts))
+    return failed(B, toString(std::move(E)), 0);
+  ++Done;
+  std::string Names;
+  for (const ArtifactRecord &A : Artifacts)
+    Names += (Names.empty() ? "" : ", ") + A.Path;
+  if (!Terminal)
+    say(C.Tool + ": [" + Twine(Done) + "/" + Twine(Total) + "] " +
+        B.Variant.Id + " built (" + Names + "), " + elapsed(Start) +
+        " elapsed");
+  else
+    progress(true);
+}
+
+unsigned Population::run(std::vector<VariantRecord> Variants) {
+  Terminal = C.Progress.value_or(sys::Process::StandardErrIsDisplayed());
+  Start = LastProgress = std::chrono::steady_clock::now();
+  Total = Variants.size();
+  std::vector<Build> Builds;
+  for (VariantRecord &V : Variants) {
+    Build B;
+    B.Dir = Out + "/variants/" + V.Id;
+    B.Log = B.Dir + "/build.log";
+    B.Variant = std::move(V);
+    Builds.push_back(std::move(B));
+  }
+  progress(true);
+  size_t Next = 0;
+  std::vector<Build *> Active;
+  while (Next < Builds.size() || !Active.empty()) {
+    while (Active.size() < C.Jobs && Next < Builds.size()) {
+      Build &B = Builds[Next++];
+      if (start(B))
+        Active.push_back(&B);
+    }
+    bool Finished = false;
+    for (size_t I = 0; I < Active.size();) {
+      if (std::optional<int> Status = waitBuild(Active[I]->Pid, false)) {
+        finish(*Active[I], *Status);
+        Active.erase(Active.begin() + I);
+        Finished = true;
+      } else {
+        ++I;
+      }
+    }
+    if (!Finished && !Active.empty()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      progress(false);
+    }
+  }
+  if (Terminal)
+    errs() << "\r\033[K";
+  for (const std::string &D : Duplicates)
+    errs() << "divtool: warning: identical artifacts " << D
+           << ": the build is not diversified by DIVCC_SEED_FILE (does it "
+              "pass -frandom-seed=, -fdiversify-seed-file= or -fno-diversify, "
+              "or not use divcc?)\n";
+  return Failed;
+}
+
+} // namespace
+
+Expected<PopulationBuilt> buildPopulation(const PopulationOptions &C) {
+  if (C.Command.empty())
+    return failure("no build command");
+  if (C.Labels.size() > C.Count)
+    return failure(Twine(C.Labels.size()) + " labels for " + Twine(C.Count) +
+                   " variants: give at most one "
+                   "--label per variant");
+  Expected<MasterKey> Key = readSeedFile(C.SeedFile);
+  if (!Key)
+    return Key.takeError();
+  std::string KeyId = populationKeyId(*Key);
+
+  SmallString<256> Source(C.Source.empty() ? "." : C.Source);
+  if (std::error_code EC = sys::fs::real_path(SmallString<256>(Source), Source))
+    return failure("source tree '" + Source + "': " + EC.message());
+  if (!sys::fs::is_directory(Source))
+    return failure("source tree '" + Source + "' is not a directory");
+
+  SmallString<256> Out(C.Out);
+  sys::fs::make_absolute(Out);
+  sys::path::remove_dots(Out, /*remove_dot_dot=*/true);
+  if (Out == Source)
+    return failure("the population's directory '" + Out +
+                   "' is the source tree; choose another --out");
+  if (std::error_code EC = sys::fs::create_directories(Out + "/variants"))
+    return failure("cannot create '" + Out + "': " + EC.message());
+  if (std::error_code EC = sys::fs::real_path(SmallString<256>(Out), Out))
+    return failure("'" + Out + "': " + EC.message());
+  if (Out == Source)
+    return failure("the population's directory '" + Out +
+                   "' is the source tree; choose another --out");
+  SmallString<256> RegistryPath(C.Registry);
+  if (C.Registry.empty())
+    RegistryPath = (Out + "/registry.sqlite").str();
+  sys::fs::make_absolute(RegistryPath);
+
+  Expected<Registry> Reg = Registry::openOrCreate(RegistryPath, KeyId);
+  if (!Reg)
+    return Reg.takeError();
+
+  // What the copies leave out: this population, should it sit inside the
+  // source tree, and the registry with its journal.
+  std::vector<std::string> Exclude = {std::string(Out)};
+  SmallString<256> RealRegistry;
+  if (!sys::fs::real_path(RegistryPath, RealRegistry)) {
+    Exclude.push_back(std::string(RealRegistry));
+    Exclude.push_back(std::string(RealRegistry) + "-journal");
+  }
+  // Nor is the master secret copied into every variant's tree.
+  SmallString<256> RealSeedFile;
+  if (!sys::fs::real_path(C.SeedFile, RealSeedFile) &&
+      StringRef(RealSeedFile).starts_with((Source + "/").str())) {
+    Exclude.push_back(std::string(RealSeedFile));
+    errs() << "divtool: warning: the seed file '" << C.SeedFile
+           << "' is inside the source tree; it is left out of the variants' "
+              "copies, but keep it elsewhere\n";
+  }
+
+  Expected<PrivateDir> Seeds = PrivateDir::create("divtool-seeds");
+  if (!Seeds)
+    return Seeds.takeError();
+
+  VariantRecord Template;
+  Template.Compiler = compilerIdentity(findDivcc(C.Command));
+  Template.BuildCommand = C.Command;
+  Template.SourceDir = std::string(Source);
+  std::vector<std::string> Labels = C.Labels;
+  Labels.resize(C.Count);
+  Expected<std::vector<VariantRecord>> Variants =
+      Reg->reserveVariants(Template, Labels, [&](StringRef Id) {
+        return (Out + "/variants/" + Id + "/tree").str();
+      });
+  if (!Variants)
+    return Variants.takeError();
+
+  // Variants share the front-end cache, unless the user chose one (or
+  // none: DIVCC_CACHE_DIR set to an empty value).
+  // A relative DIVCC_CACHE_DIR would be a cache per tree.
+  std::vector<std::string> Add;
+  std::optional<std::string> UserCache =
+      sys::Process::GetEnv("DIVCC_CACHE_DIR");
+  if (!UserCache) {
+    Add.push_back(("DIVCC_CACHE_DIR=" + Out + "/cache").str());
+  } else if (!UserCache->empty()) {
+    SmallString<256> Absolute(*UserCache);
+    sys::fs::make_absolute(Absolute);
+    Add.push_back(("DIVCC_CACHE_DIR=" + Absolute).str());
+  }
+  // The launcher gets each compile with a key derived from the variant's
+  // seed, never the seed (driver/RemoteCompile.h).
+  if (!C.Launcher.empty())
+    Add.push_back("DIVCC_PREFIX=" + C.Launcher);
+  std::vector<std::string> Env =
+      environmentWith({"DIVCC_SEED_FILE", "DIVCC_PREFIX"}, Add);
+
+  std::string First = Variants->front().Id, Last = Variants->back().Id;
+  Population P(C, *Reg, *Key, *Seeds, std::string(Out), std::string(Source),
+               Exclude, Env);
+  auto Start = std::chrono::steady_clock::now();
+  PopulationBuilt Built;
+  for (const VariantRecord &V : *Variants)
+    Built.Ids.push_back(V.Id);
+  Built.Failed = P.run(std::move(*Variants));
+  errs() << C.Tool << ": " << (C.Count - Built.Failed) << " of " << C.Count
+         << " variants built (" << First << (First == Last ? "" : " to " + Last)
+         << ") in " << elapsed(Start) << "; registry " << RegistryPath << "\n";
+  Built.Out = std::string(Out);
+  Built.RegistryPath = std::string(RegistryPath);
+  return Built;
 }
 
 } // namespace divcc

@@ -1,9 +1,10 @@
 //===- VariantBuild.h - Building the variants of a population -------------===//
 //
-// What `divtool population`, `verify` and `symbolize` share: reading the
-// master secret, handing a variant's seed to its build without letting it
-// out, copying a source tree, running the project's own build command in it,
-// and finding and describing what the build produced.
+// What `divtool population`, `verify`, `symbolize`, `perf` and `test` share:
+// reading the master secret, handing a variant's seed to its build without
+// letting it out, copying a source tree, running the project's own build
+// command in it, finding and describing what the build produced, and
+// building a whole population.
 //
 // The seed's path: the seed file's bytes are condensed into the master key
 // (random/SecretSeed.h) and wiped; a variant's seed (a key derived from the
@@ -24,11 +25,13 @@
 #include "support/Environment.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
 #include <string>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <vector>
 
@@ -146,9 +149,21 @@ llvm::Expected<pid_t> startBuild(llvm::ArrayRef<std::string> Command,
                                  llvm::StringRef Dir,
                                  llvm::ArrayRef<std::string> Env,
                                  llvm::StringRef Log);
+/// Starts \p Command like startBuild, with standard output to \p Stdout and
+/// standard error to \p Stderr (the same file if equal), in a process group
+/// of its own if \p OwnProcessGroup (so that kill(-pid) ends it and its
+/// children). \p What names the command in errors ("the test command").
+llvm::Expected<pid_t> startProcess(llvm::ArrayRef<std::string> Command,
+                                   llvm::StringRef Dir,
+                                   llvm::ArrayRef<std::string> Env,
+                                   llvm::StringRef Stdout,
+                                   llvm::StringRef Stderr, bool OwnProcessGroup,
+                                   llvm::StringRef What);
 /// The wait status of \p Pid once it has ended; none if \p Block is false
-/// and it is still running.
-std::optional<int> waitBuild(pid_t Pid, bool Block);
+/// and it is still running. With \p Usage, also the resources it and the
+/// descendants it waited for used (wait4).
+std::optional<int> waitBuild(pid_t Pid, bool Block,
+                             struct rusage *Usage = nullptr);
 /// "exit status N" or "killed by signal N (NAME)".
 std::string describeWaitStatus(int Status);
 /// The shell's number for a wait status: the exit status, or 128 + signal.
@@ -174,6 +189,12 @@ struct RebuildOptions {
   bool Keep = false;
   /// Prefix of progress messages, e.g. "divtool verify".
   std::string Tool;
+  /// The front-end cache the build uses; empty for none, so that a rebuild
+  /// depends on nothing stored (verify, symbolize).
+  std::string CacheDir;
+  /// divcc options for every divcc the build runs (DIVCC_OPTIONS, e.g.
+  /// "-fdiversify=regs"); empty to leave the environment's.
+  std::string DivccOptions;
 };
 
 /// Rebuilds \p V: copies its source to a temporary tree and runs its
@@ -184,8 +205,67 @@ llvm::Expected<RebuiltVariant> rebuildVariant(const VariantRecord &V,
                                               llvm::StringRef RegistryPath,
                                               const RebuildOptions &Options);
 
+/// One build of a copy of a source tree, in a private temporary directory.
+struct PrivateBuild {
+  std::string Source; ///< Real path.
+  std::vector<std::string> Exclude;
+  std::vector<std::string> Command;
+  /// With a key, the build gets variant SeedId's seed (DIVCC_SEED_FILE, a
+  /// private file removed when the build ends); without, no seed at all.
+  const MasterKey *Key = nullptr;
+  std::string SeedId;
+  /// The build in messages, e.g. "variant v0003".
+  std::string What;
+};
+
+/// Copies B.Source to a new private temporary directory and runs B.Command
+/// there (see RebuildOptions for the cache and divcc options), after
+/// \p Prepare, if given, has adjusted the command and environment. A build
+/// that fails is an error with the end of its log.
+llvm::Expected<RebuiltVariant> buildPrivateCopy(
+    const PrivateBuild &B, const RebuildOptions &Options,
+    llvm::function_ref<llvm::Error(PrivateDir &, std::vector<std::string> &,
+                                   std::vector<std::string> &)>
+        Prepare = {});
+
 /// "variant v0003" or "variant v0003 ('acme')".
 std::string describeVariant(const VariantRecord &V);
+
+/// What to build: `divtool population`'s options, one field per flag.
+struct PopulationOptions {
+  unsigned Count = 0;
+  std::string Out;
+  std::string SeedFile;
+  std::vector<std::string> Labels;
+  unsigned Jobs = 1;
+  std::vector<std::string> Artifacts;
+  std::string Source;
+  std::string Registry;
+  std::string Launcher;
+  bool Strip = false;
+  std::optional<bool> Progress;
+  std::vector<std::string> Command;
+  /// Prefix of progress messages.
+  std::string Tool = "divtool population";
+};
+
+/// What buildPopulation did.
+struct PopulationBuilt {
+  /// The population's directory and registry, absolute.
+  std::string Out, RegistryPath;
+  /// The ids this run reserved, in order (built or failed).
+  std::vector<std::string> Ids;
+  /// How many of them failed; each was reported on stderr and recorded.
+  unsigned Failed = 0;
+};
+
+/// Builds \p Options.Count variants of a project and records them in the
+/// registry: each in its own copy of the source tree (DIR/variants/ID/tree)
+/// with its own seed, J at a time, sharing divcc's front-end cache. An
+/// error is returned for bad input found before anything is built; a
+/// variant that fails is reported and counted, and the others are built.
+llvm::Expected<PopulationBuilt>
+buildPopulation(const PopulationOptions &Options);
 
 } // namespace divcc
 

@@ -24,11 +24,17 @@
 // Each observable is also shown to change with the seed, so that each
 // check could fail.
 //
+// The same holds within a transformation: turning a per-function
+// transformation off for one function (-fdiversify-skip=, -fdiversify-only=)
+// gives that function clang's code and leaves every other function's code
+// as it was.
+//
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CodeGen.h"
 #include "driver/Config.h"
 #include "random/SecretSeed.h"
+#include "transforms/FunctionFilter.h"
 #include "transforms/Transformations.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -492,11 +498,13 @@ protected:
   /// transformations in \p List (as in -fdiversify=LIST; "" for none) under
   /// the secret \p Secret ("" on failure).
   static std::string compile(llvm::StringRef List,
-                             llvm::StringRef Secret = Seed) {
+                             llvm::StringRef Secret = Seed,
+                             const FunctionFilter &Functions = {}) {
     if (BitcodePath.empty())
       return "";
     Config Cfg;
     Cfg.Transformations = transformationsNamed(List);
+    Cfg.Functions = Functions;
     Cfg.Seed = SeedSource::Flag;
     Cfg.Key = MasterKey::fromSecret(llvm::arrayRefFromStringRef(Secret));
 
@@ -604,6 +612,51 @@ TEST_P(IndependenceOfCodeTest, CodeIsDecidedByTheTransformationAlone) {
 INSTANTIATE_TEST_SUITE_P(Independence, IndependenceOfCodeTest,
                          ::testing::Values("sched", "regs", "frames", "blocks",
                                            "subst"),
+                         [](const auto &Info) {
+                           return std::string(Info.param);
+                         });
+
+// Turning a per-function transformation off for one function it changes:
+// that function gets clang's code, every other function keeps the code the
+// transformation gave it; with -fdiversify-only= for that function, the
+// other way round.
+class FunctionFilterTest
+    : public IndependenceTest,
+      public ::testing::WithParamInterface<const char *> {};
+
+TEST_P(FunctionFilterTest, TurningOneFunctionOffChangesNoOther) {
+  std::string T = GetParam();
+  std::optional<Transformation> Kind = findTransformation(T);
+  ASSERT_TRUE(Kind.has_value());
+  Bodies Plain = functionBodies(compile(""));
+  Bodies Diversified = functionBodies(compile(T));
+  ASSERT_EQ(Diversified.size(), NumFunctions);
+  std::string Victim;
+  for (const auto &[Name, Lines] : Diversified)
+    if (Lines != Plain[Name]) {
+      Victim = Name;
+      break;
+    }
+  ASSERT_FALSE(Victim.empty()) << T << " changed no function";
+
+  Bodies Expected = Diversified;
+  Expected[Victim] = Plain[Victim];
+  FunctionFilter Skip;
+  Skip.skip(*Kind, Victim);
+  EXPECT_TRUE(sameBodies(Expected, functionBodies(compile(T, Seed, Skip))))
+      << "skipping " << Victim;
+
+  Expected = Plain;
+  Expected[Victim] = Diversified[Victim];
+  FunctionFilter Only;
+  Only.allow(*Kind, Victim);
+  EXPECT_TRUE(sameBodies(Expected, functionBodies(compile(T, Seed, Only))))
+      << "only " << Victim;
+}
+
+INSTANTIATE_TEST_SUITE_P(Independence, FunctionFilterTest,
+                         ::testing::Values("nops", "sched", "regs", "frames",
+                                           "blocks", "subst"),
                          [](const auto &Info) {
                            return std::string(Info.param);
                          });
