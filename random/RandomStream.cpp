@@ -53,9 +53,12 @@ namespace {
 struct EntropyLog {
   std::map<std::string, double> Bits;
   ~EntropyLog() {
-    std::optional<std::string> Path = sys::Process::GetEnv("DIVCC_ENTROPY_LOG");
-    if (!Path || Path->empty() || Bits.empty())
-      return;
+    if (std::optional<std::string> Path =
+            sys::Process::GetEnv("DIVCC_ENTROPY_LOG"))
+      if (!Path->empty() && !Bits.empty())
+        append(*Path);
+  }
+  void append(StringRef Path) const {
     std::string Line = "{";
     for (const auto &[Name, B] : Bits)
       Line += (Line.size() > 1 ? ", \"" : "\"") + Name + "\": " +
@@ -63,7 +66,7 @@ struct EntropyLog {
     Line += "}\n";
     // One write in append mode: lines of parallel compiles do not mix.
     std::error_code EC;
-    raw_fd_ostream Out(*Path, EC, sys::fs::OF_Append);
+    raw_fd_ostream Out(Path, EC, sys::fs::OF_Append);
     if (!EC)
       Out << Line;
   }
