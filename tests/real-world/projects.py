@@ -8,10 +8,11 @@ git ignores (tests/real-world/cache/, or $DIVCC_REALWORLD_CACHE).
 The API, shared by tests/real-world/realworld.py and by benchmarks:
 
     fetch(name) -> Path                 the unpacked sources in the cache
-    build(name, cc, cxx, cflags, out_dir, jobs=2) -> Path
+    build(name, cc, cxx, cflags, out_dir, jobs=2, target="x86_64") -> Path
                                         a fresh copy of the sources built
                                         in out_dir with these compilers
-                                        and flags (raises BuildError)
+                                        and flags for target (raises
+                                        BuildError)
     tests(name, build, full=False) -> [test names]
     run_tests(name, build, full=False, only=None, reference=None,
               on_result=None) -> [TestResult]
@@ -24,6 +25,14 @@ the C++ compiler. A build directory records its compilers and flags
 the longer test counts of `realworld.py --full`. `reference` is a build of
 the same project by another compiler: the sqlite workload's output must
 equal the reference build's byte for byte.
+
+`target` (a name in TARGETS) is the machine the programs are built for:
+"x86_64" is this machine; "aarch64" cross-compiles (the compilers get
+--target=aarch64-linux-gnu -fuse-ld=lld, configure gets
+--host=aarch64-linux-gnu, the archivers are LLVM's) and runs every test
+program under qemu-aarch64, through whatever hook the project's test suite
+has for that (see Target). A project lists the targets its recipe supports
+in Project.targets.
 """
 
 import base64
@@ -42,6 +51,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -49,6 +59,8 @@ SQLITE_WORKLOAD = HERE / "sqlite-workload.sql"
 
 BUILD_TIMEOUT = 3600  # seconds, a whole build
 TEST_TIMEOUT = 1200   # seconds, one test
+# LLVM's tools (the cross targets' archivers), next to the reference clang.
+LLVM_BIN = Path(os.environ.get("DIVCC_TEST_CLANG", "/usr/lib/llvm-19/bin/clang")).parent
 
 
 def cache_dir():
@@ -90,14 +102,104 @@ class Package:
 
 
 # --------------------------------------------------------------------------
+# Targets
+
+
+@dataclass(frozen=True)
+class Target:
+    """The machine the programs are built for, and how to run them here.
+
+    A cross target's flags go into CC and CXX themselves (libtool drops
+    unknown flags such as --target= from the CFLAGS of a link), its GNU
+    triple to configure's --host, and its emulator before every test
+    program: binfmt_misc may be missing (it is in CI containers), so no
+    program built for it is ever executed directly."""
+    name: str
+    triple: str = ""       # cross targets: the GNU triple (configure --host)
+    cc_flags: tuple = ()   # appended to CC and CXX
+    emulator: tuple = ()   # the command that runs one of its programs here
+    sysroot: str = ""      # its C library (qemu's -L)
+
+    @property
+    def cross(self):
+        return bool(self.triple)
+
+    def command(self, cmd):
+        """cmd (a program built for this target, then its arguments) as run here."""
+        return list(self.emulator) + list(cmd)
+
+    def configure_args(self):
+        return [f"--host={self.triple}"] if self.cross else []
+
+    def tool_env(self):
+        """The archivers and binutils for its objects: LLVM's read every target."""
+        if not self.cross:
+            return {}
+        return {var: str(LLVM_BIN / tool) for var, tool in
+                (("AR", "llvm-ar"), ("RANLIB", "llvm-ranlib"), ("NM", "llvm-nm"),
+                 ("OBJDUMP", "llvm-objdump"), ("STRIP", "llvm-strip"))}
+
+    def missing(self):
+        """Why this machine cannot build and run for it (None: it can)."""
+        if not self.cross:
+            return None
+        if not shutil.which(self.emulator[0]):
+            return f"{self.emulator[0]} not found (Debian package qemu-user)"
+        if not (Path(self.sysroot) / "lib" / "libc.so.6").exists():
+            return f"no {self.name} C library in {self.sysroot} (libc6-dev-arm64-cross)"
+        if not list(Path(f"/usr/lib/gcc-cross/{self.triple}").glob("*/libstdc++.so")):
+            return f"no {self.name} libstdc++ (libstdc++-12-dev-arm64-cross)"
+        for tool in self.tool_env().values():
+            if not Path(tool).exists():
+                return f"{tool} not found (Debian package llvm-19)"
+        return None
+
+    def wrap(self, program):
+        """Replaces a program built for a cross target by a script that runs
+        it under the emulator with the same argv[0] (qemu's -0: lz4 tells
+        lz4cat from lz4 by it), which is what binfmt_misc would do, for test
+        suites that run the programs themselves and have no hook for an
+        emulator. The program itself becomes PROGRAM.<target>."""
+        program = Path(program)
+        real = program.with_name(f"{program.name}.{self.name}")
+        os.replace(program, real)
+        program.write_text("#!/bin/sh\n"
+                           f"# {real.name}, built for {self.name}, under an emulator\n"
+                           f"exec {shlex.join(self.emulator)} -0 \"$0\" "
+                           f"\"$(dirname \"$0\")/{real.name}\" \"$@\"\n")
+        program.chmod(0o755)
+        return real
+
+
+AARCH64_SYSROOT = "/usr/aarch64-linux-gnu"
+TARGETS = {t.name: t for t in [
+    Target("x86_64"),  # this machine
+    Target("aarch64", "aarch64-linux-gnu", ("--target=aarch64-linux-gnu", "-fuse-ld=lld"),
+           ("qemu-aarch64", "-L", AARCH64_SYSROOT), AARCH64_SYSROOT),
+]}
+
+
+def get_target(name):
+    """The Target called name (a Target is returned as it is)."""
+    if isinstance(name, Target):
+        return name
+    try:
+        return TARGETS[name]
+    except KeyError:
+        raise KeyError(f"unknown target {name!r}: known are {', '.join(TARGETS)}") from None
+
+
+# --------------------------------------------------------------------------
 # Running commands
 
 
-def _env(cc, cxx, cflags, extra=None):
+def _env(cc, cxx, cflags, target=TARGETS["x86_64"], extra=None):
     env = dict(os.environ)
     for var in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "CPPFLAGS", "LDFLAGS", "LIBS"):
         env.pop(var, None)
+    cc, cxx = (shlex.join([c, *target.cc_flags]) if target.cc_flags else c for c in (cc, cxx))
     env.update(CC=cc, CXX=cxx, CFLAGS=cflags, CXXFLAGS=cflags, LC_ALL="C", LANG="C")
+    env.update(target.tool_env())
     env.update(extra or {})
     return env
 
@@ -261,23 +363,25 @@ class Project:
     nested: dict = field(default_factory=dict)
     ci_default: bool = False
     needs_reference: bool = False
+    # The targets (names in TARGETS) the recipe builds for and runs under.
+    targets: ClassVar[tuple] = ("x86_64",)
 
     def sources(self, unpacked):
         """The folder of the project's sources inside the unpacked package."""
         raise NotImplementedError
 
-    def build(self, src, bdir, env, jobs, log):
-        """Builds the copy src (inside bdir) with env's compilers."""
+    def build(self, src, bdir, env, jobs, log, target):
+        """Builds the copy src (inside bdir) with env's compilers for target."""
         raise NotImplementedError
 
-    def tests(self, bdir, full):
+    def tests(self, bdir, full, target):
         raise NotImplementedError
 
-    def run_test(self, bdir, test, full, env, log, reference):
+    def run_test(self, bdir, test, full, env, log, reference, target):
         """Runs one test: returns (passed, one-line detail)."""
         raise NotImplementedError
 
-    def artifacts(self, bdir):
+    def artifacts(self, bdir, target):
         return {}
 
     def _make(self, args, cwd, env, log, jobs=1, timeout=BUILD_TIMEOUT):
@@ -309,11 +413,17 @@ class LZ4(Project):
     # The fuzzers with a fixed seed and a number of rounds (not a duration),
     # so that a run repeats exactly: (CI rounds, --full rounds).
     FUZZERS = {"fuzzer": (300, 2000), "frametest": (1500, 10000)}
+    # What the essentials run themselves (lz4cat and unlz4 are links to lz4).
+    # Their Makefile runs them directly (its QEMU_SYS only serves the
+    # test-platform target), so for a cross target each becomes a script
+    # that runs it under the emulator (Target.wrap).
+    PROGRAMS = ["programs/lz4", "tests/datagen"]
+    targets = ("x86_64", "aarch64")
 
     def sources(self, unpacked):
         return unpacked / "package" / "deps" / "lz4"
 
-    def build(self, src, bdir, env, jobs, log):
+    def build(self, src, bdir, env, jobs, log, target):
         # CFLAGS goes on make's command line: through the environment the
         # top-level Makefile's sub-makes fall back to their default -O3 (and
         # divcc would run with its default transformations and a fresh seed).
@@ -321,21 +431,26 @@ class LZ4(Project):
         self._make(["lz4", flags], src, env, log, jobs)
         self._make(["datagen", "lz4cat", "unlz4", flags] + list(self.FUZZERS), src / "tests",
                    env, log, jobs)
+        if target.cross:
+            for prog in self.PROGRAMS:
+                target.wrap(src / prog)
 
-    def tests(self, bdir, full):
+    def tests(self, bdir, full, target):
         return self.ESSENTIALS + (self.MORE if full else []) + list(self.FUZZERS)
 
-    def run_test(self, bdir, test, full, env, log, reference):
+    def run_test(self, bdir, test, full, env, log, reference, target):
         tdir = bdir / "src" / "tests"
         if test in self.FUZZERS:
             rounds = self.FUZZERS[test][1 if full else 0]
-            code = _run([f"./{test}", "-s2024", f"-i{rounds}"], tdir, env, log, TEST_TIMEOUT)
+            code = _run(target.command([f"./{test}", "-s2024", f"-i{rounds}"]), tdir, env, log,
+                        TEST_TIMEOUT)
         else:
             code = _run(["make", test], tdir, env, log, TEST_TIMEOUT)
         return _verdict(code, log, r"[Ee]rror|differ|failed|FAIL")
 
-    def artifacts(self, bdir):
-        return {"lz4": bdir / "src" / "programs" / "lz4"}
+    def artifacts(self, bdir, target):
+        suffix = f".{target.name}" if target.cross else ""
+        return {"lz4": bdir / "src" / "programs" / f"lz4{suffix}"}
 
 
 class XZ(Project):
@@ -346,16 +461,16 @@ class XZ(Project):
     def sources(self, unpacked):
         return unpacked / "xz" / "xz-5.2.3"
 
-    def build(self, src, bdir, env, jobs, log):
+    def build(self, src, bdir, env, jobs, log, target):
         self._check(["./configure", "--disable-shared"], src, env, log)
         self._make([], src, env, log, jobs)
         # The test programs, without running any test.
         self._make(["check", "TESTS="], src / "tests", env, log, jobs)
 
-    def tests(self, bdir, full):
+    def tests(self, bdir, full, target):
         return list(self.TESTS)
 
-    def run_test(self, bdir, test, full, env, log, reference):
+    def run_test(self, bdir, test, full, env, log, reference, target):
         tdir = bdir / "src" / "tests"
         code = _run(["make", "check", f"TESTS={test}"], tdir, env, log, TEST_TIMEOUT)
         text = Path(log).read_text(errors="replace")
@@ -363,51 +478,66 @@ class XZ(Project):
             return False, f"make check TESTS={test} printed no PASS line"
         return _verdict(code, log, r"FAIL|[Ee]rror")
 
-    def artifacts(self, bdir):
+    def artifacts(self, bdir, target):
         return {"xz": bdir / "src" / "src" / "xz" / "xz"}
 
 
 class Expat(Project):
     TESTS = ["runtests", "runtestspp"]  # the C and the C++ test programs
+    targets = ("x86_64", "aarch64")
 
     def sources(self, unpacked):
         return unpacked / "package" / "deps" / "libexpat"
 
-    def build(self, src, bdir, env, jobs, log):
-        self._check(["./configure"], src, env, log)
+    def build(self, src, bdir, env, jobs, log, target):
+        self._check(["./configure"] + target.configure_args(), src, env, log)
         self._make([f"tests/{t}" for t in self.TESTS] + ["xmlwf/xmlwf"], src, env, log, jobs)
 
-    def tests(self, bdir, full):
+    def tests(self, bdir, full, target):
         return list(self.TESTS)
 
-    def run_test(self, bdir, test, full, env, log, reference):
+    def run_test(self, bdir, test, full, env, log, reference, target):
         src = bdir / "src"
-        code = _run(["./run.sh", f"tests/{test}"], src, env, log, TEST_TIMEOUT)
+        # run.sh is the project's hook for an emulator (wine for MinGW); the
+        # test programs are libtool wrapper scripts around the real ones,
+        # which libtool's execute mode hands to the emulator.
+        cmd = [f"tests/{test}"]
+        if target.cross:
+            cmd = ["./libtool", "--mode=execute"] + target.command(cmd)
+        code = _run(["./run.sh"] + cmd, src, env, log, TEST_TIMEOUT)
         text = Path(log).read_text(errors="replace")
         m = re.search(r"(\d+)%: Checks: (\d+), Failed: (\d+)", text)
         if code == 0 and not m:
             return False, "no 'Checks: N, Failed: N' line"
         return _verdict(code, log, r"Failed|FAIL|[Ee]rror")
 
-    def artifacts(self, bdir):
+    def artifacts(self, bdir, target):
         return {"xmlwf": bdir / "src" / "xmlwf" / "xmlwf"}
 
 
 class Secp256k1(Project):
     # What the npm package's binding.gyp defines on x86-64 Linux (the field
-    # in x86-64 inline assembly), plus what the upstream Makefile.am adds for
-    # its test programs (SECP256K1_BUILD, VERIFY).
+    # in x86-64 inline assembly, ASM), plus what the upstream Makefile.am adds
+    # for its test programs (SECP256K1_BUILD, VERIFY). On AArch64 the same
+    # 64-bit field and scalar in C: what upstream's configure picks on any
+    # 64-bit target with __int128 (binding.gyp's 32-bit ones for targets
+    # other than x64 take twice as long under qemu: 6 instead of 3 to 4 min
+    # for `tests`).
     DEFINES = ["ECMULT_GEN_PREC_BITS=4", "ECMULT_WINDOW_SIZE=15", "ENABLE_MODULE_ECDH=1",
                "ENABLE_MODULE_RECOVERY=1", "USE_ENDOMORPHISM=1", "USE_NUM_NONE=1",
                "USE_FIELD_INV_BUILTIN=1", "USE_SCALAR_INV_BUILTIN=1", "HAVE___INT128=1",
                "USE_FIELD_5X52=1", "USE_SCALAR_4X64=1", "SECP256K1_BUILD", "VERIFY"]
-    ASM = ["USE_ASM_X86_64=1"]
+    # The assembly field code, on the targets that have one.
+    ASM = {"x86_64": ["USE_ASM_X86_64=1"]}
     # tests: the upstream unit tests, as the npm package builds the library;
     # tests-noasm: the same without the assembly field multiplication, so
     # that the C code that replaces it is diversified and tested too;
-    # exhaustive_tests: every operation on a curve of order 13.
+    # exhaustive_tests: every operation on a curve of order 13. Where there
+    # is no assembly (AArch64) tests is already all C and tests-noasm would
+    # be the same program: it is not built.
     PROGRAMS = {"tests": ("tests.c", True), "tests-noasm": ("tests.c", False),
                 "exhaustive_tests": ("tests_exhaustive.c", True)}
+    targets = ("x86_64", "aarch64")
     # Iterations of `tests COUNT SEED`: upstream's default, 64, takes about
     # 30 s per program under divcc -fdiversify=all on one core, so CI mode
     # runs it too (--full as well).
@@ -417,30 +547,37 @@ class Secp256k1(Project):
     def sources(self, unpacked):
         return unpacked / "package" / "src" / "secp256k1"
 
-    def build(self, src, bdir, env, jobs, log):
+    def _programs(self, target):
+        asm = target.name in self.ASM
+        return {prog: (source, use_asm and asm)
+                for prog, (source, use_asm) in self.PROGRAMS.items()
+                if asm or prog != "tests-noasm"}
+
+    def build(self, src, bdir, env, jobs, log, target):
         cmds = []
-        for prog, (source, asm) in self.PROGRAMS.items():
-            defs = self.DEFINES + (self.ASM if asm else [])
-            cmds.append([env["CC"]] + shlex.split(env["CFLAGS"]) + [f"-D{d}" for d in defs]
+        for prog, (source, asm) in self._programs(target).items():
+            defs = self.DEFINES + (self.ASM[target.name] if asm else [])
+            cmds.append(shlex.split(env["CC"]) + shlex.split(env["CFLAGS"])
+                        + [f"-D{d}" for d in defs]
                         + [f"-I{src}", f"-I{src / 'src'}", f"-I{src / 'include'}",
                            str(src / "src" / source), "-o", str(bdir / prog)])
         _parallel_commands(cmds, bdir, env, log, jobs)
 
-    def tests(self, bdir, full):
-        return list(self.PROGRAMS)
+    def tests(self, bdir, full, target):
+        return list(self._programs(target))
 
-    def run_test(self, bdir, test, full, env, log, reference):
+    def run_test(self, bdir, test, full, env, log, reference, target):
         cmd = [f"./{test}"]
         if test != "exhaustive_tests":
             cmd += [str(self.COUNT), self.RNG_SEED]
-        code = _run(cmd, bdir, env, log, TEST_TIMEOUT)
+        code = _run(target.command(cmd), bdir, env, log, TEST_TIMEOUT)
         text = Path(log).read_text(errors="replace")
         if code == 0 and test != "exhaustive_tests" and "no problems found" not in text:
             return False, "no 'no problems found' line"
         return _verdict(code, log, r"[Ff]ail|error|problem")
 
-    def artifacts(self, bdir):
-        return {p: bdir / p for p in self.PROGRAMS}
+    def artifacts(self, bdir, target):
+        return {p: bdir / p for p in self._programs(target)}
 
 
 class SQLite(Project):
@@ -455,27 +592,28 @@ class SQLite(Project):
             raise FetchError(f"expected one sqlite-autoconf-* folder in {unpacked / 'sqlite'}")
         return found[0]
 
-    def build(self, src, bdir, env, jobs, log):
+    def build(self, src, bdir, env, jobs, log, target):
+        cc = shlex.split(env["CC"])
         flags = shlex.split(env["CFLAGS"]) + [f"-D{d}" for d in self.DEFINES] + [f"-I{src}"]
         objs = [bdir / "sqlite3.o", bdir / "shell.o"]
-        _parallel_commands([[env["CC"]] + flags + ["-c", str(src / "sqlite3.c"), "-o", str(objs[0])],
-                            [env["CC"]] + flags + ["-c", str(src / "shell.c"), "-o", str(objs[1])]],
+        _parallel_commands([cc + flags + ["-c", str(src / "sqlite3.c"), "-o", str(objs[0])],
+                            cc + flags + ["-c", str(src / "shell.c"), "-o", str(objs[1])]],
                            bdir, env, log, jobs)
-        self._check([env["CC"]] + shlex.split(env["CFLAGS"]) + [str(o) for o in objs]
+        self._check(cc + shlex.split(env["CFLAGS"]) + [str(o) for o in objs]
                     + ["-lpthread", "-ldl", "-lm", "-o", str(bdir / "sqlite3")], bdir, env, log)
 
-    def tests(self, bdir, full):
+    def tests(self, bdir, full, target):
         return ["workload"]
 
     def workload_output(self, bdir):
         return bdir / "workload.out"
 
-    def run_test(self, bdir, test, full, env, log, reference):
+    def run_test(self, bdir, test, full, env, log, reference, target):
         db = bdir / "workload.db"
         for f in bdir.glob("workload.db*"):
             f.unlink()
         out = self.workload_output(bdir)
-        code = _run([bdir / "sqlite3", db], bdir, env, log, TEST_TIMEOUT,
+        code = _run(target.command([bdir / "sqlite3", db]), bdir, env, log, TEST_TIMEOUT,
                     stdin=SQLITE_WORKLOAD, stdout=out)
         if code != 0:
             return _verdict(code, log)
@@ -499,7 +637,7 @@ class SQLite(Project):
         return False, (f"output differs from the reference build's at line {n + 1}: "
                        f"{show(gl)!r} instead of {show(wl)!r}")
 
-    def artifacts(self, bdir):
+    def artifacts(self, bdir, target):
         return {"sqlite3": bdir / "sqlite3"}
 
 
@@ -527,7 +665,7 @@ class LevelDB(Project):
         return dict(env, CXXFLAGS=env["CXXFLAGS"] + inc, LDFLAGS=f"-L{bdir / 'snappy-lib'}",
                     TEST_TMPDIR=str(bdir / "tmp"))
 
-    def build(self, src, bdir, env, jobs, log):
+    def build(self, src, bdir, env, jobs, log, target):
         env = self._env(bdir, env)
         lib = bdir / "snappy-lib"
         lib.mkdir()
@@ -550,7 +688,7 @@ class LevelDB(Project):
         text = (bdir / "src" / "leveldb" / "leveldb-1.20" / "db" / "db_test.cc").read_text()
         return [f"DBTest.{n}" for n in re.findall(r"^TEST\(DBTest, (\w+)\)", text, re.M)]
 
-    def tests(self, bdir, full):
+    def tests(self, bdir, full, target):
         out = []
         for b in self.BINARIES:
             name = Path(b).name
@@ -560,7 +698,7 @@ class LevelDB(Project):
                 out.append(name)
         return out
 
-    def run_test(self, bdir, test, full, env, log, reference):
+    def run_test(self, bdir, test, full, env, log, reference, target):
         env = self._env(bdir, env)
         tmp = bdir / "tmp"
         shutil.rmtree(tmp, ignore_errors=True)
@@ -575,7 +713,7 @@ class LevelDB(Project):
             code = _run([ldb / "out-static" / test], ldb, env, log, TEST_TIMEOUT)
         return _verdict(code, log, r"failed|FAIL|[Ee]rror")
 
-    def artifacts(self, bdir):
+    def artifacts(self, bdir, target):
         return {"db_bench": bdir / "src" / "leveldb" / "leveldb-1.20" / "out-static" / "db_bench"}
 
 
@@ -668,11 +806,16 @@ def fetch(name):
         return src
 
 
-def build(name, cc, cxx, cflags, out_dir, jobs=2):
+def build(name, cc, cxx, cflags, out_dir, jobs=2, target="x86_64"):
     """Builds a fresh copy of the project's sources in out_dir (emptied
-    first) with the given compilers and flags for C and C++. Returns out_dir;
-    the log is out_dir/logs/build.log. Raises BuildError."""
+    first) with the given compilers and flags for C and C++, for target (a
+    name in TARGETS). Returns out_dir; the log is out_dir/logs/build.log.
+    Raises BuildError."""
     p = project(name)
+    t = get_target(target)
+    if t.name not in p.targets:
+        raise BuildError(f"{p.name}: no recipe for target {t.name} "
+                         f"(only {', '.join(p.targets)})")
     src = fetch(name)
     if not isinstance(cflags, str):
         cflags = shlex.join(cflags)
@@ -680,11 +823,12 @@ def build(name, cc, cxx, cflags, out_dir, jobs=2):
     shutil.rmtree(bdir, ignore_errors=True)
     (bdir / "logs").mkdir(parents=True)
     shutil.copytree(src, bdir / "src", symlinks=True)
-    recipe = {"project": p.name, "cc": str(cc), "cxx": str(cxx), "cflags": cflags}
+    recipe = {"project": p.name, "cc": str(cc), "cxx": str(cxx), "cflags": cflags,
+              "target": t.name}
     (bdir / "realworld-build.json").write_text(json.dumps(recipe, indent=1) + "\n")
     log = bdir / "logs" / "build.log"
     log.write_bytes(b"")
-    p.build(bdir / "src", bdir, _env(str(cc), str(cxx), cflags), jobs, log)
+    p.build(bdir / "src", bdir, _env(str(cc), str(cxx), cflags, t), jobs, log, t)
     return bdir
 
 
@@ -692,22 +836,28 @@ def _recipe(bdir):
     return json.loads((Path(bdir) / "realworld-build.json").read_text())
 
 
+def build_target(build):
+    """The Target a build directory was built for."""
+    return get_target(_recipe(build).get("target", "x86_64"))
+
+
 def tests(name, build, full=False):
-    return project(name).tests(Path(build), full)
+    return project(name).tests(Path(build), full, build_target(build))
 
 
 def run_test(name, build, test, full=False, reference=None):
     p = project(name)
     bdir = Path(build)
     r = _recipe(bdir)
-    env = _env(r["cc"], r["cxx"], r["cflags"])
+    t = build_target(bdir)
+    env = _env(r["cc"], r["cxx"], r["cflags"], t)
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", test)
     log = bdir / "logs" / f"test-{safe}.log"
     log.write_bytes(b"")
     start = time.monotonic()
     try:
         ok, detail = p.run_test(bdir, test, full, env, log,
-                                Path(reference) if reference else None)
+                                Path(reference) if reference else None, t)
     except (OSError, ValueError) as e:
         ok, detail = False, f"could not run: {e}"
     return TestResult(test, ok, time.monotonic() - start, detail, log)
@@ -732,4 +882,4 @@ def run_tests(name, build, full=False, only=None, reference=None, on_result=None
 
 
 def artifacts(name, build):
-    return project(name).artifacts(Path(build))
+    return project(name).artifacts(Path(build), build_target(build))

@@ -12,6 +12,13 @@ project's; each failure prints one line and a command that repeats it.
 
 CI mode (the default): lz4, expat, secp256k1 and sqlite, 2 seeds.
 --full: all six projects, 5 seeds, the longer test counts.
+
+--target aarch64 builds for aarch64-linux-gnu (divcc and clang-19 with
+--target=aarch64-linux-gnu -fuse-ld=lld, Debian's cross libraries in
+/usr/aarch64-linux-gnu, configure --host=aarch64-linux-gnu) and runs every
+test program under qemu-aarch64 -L /usr/aarch64-linux-gnu; binfmt_misc is
+not needed. Only lz4, expat and secp256k1 have AArch64 recipes (the
+default projects there); the triage builds are AArch64 builds too.
 """
 
 import argparse
@@ -35,6 +42,8 @@ import projects  # noqa: E402
 # Rough cost of one build and test run under divcc, to start the longest
 # first.
 COST = {"leveldb": 6, "sqlite": 5, "secp256k1": 4, "xz": 3, "expat": 2, "lz4": 1}
+
+DEFAULT_TARGET = "x86_64"  # this machine
 
 START = time.monotonic()
 PRINT_LOCK = threading.Lock()
@@ -71,6 +80,7 @@ class Runner:
         self.clang = corpus.clang(False)
         self.clangxx = corpus.clang(True)
         self.jobs = args.jobs
+        self.target = args.target
         self.passed = 0
         self.failures = []
         self.lock = threading.Lock()
@@ -99,7 +109,8 @@ class Runner:
         say(f"{name} {label}: building")
         t = time.monotonic()
         try:
-            b = projects.build(name, cc, cxx, flags, self.work / f"{name}-{kind}", self.jobs)
+            b = projects.build(name, cc, cxx, flags, self.work / f"{name}-{kind}", self.jobs,
+                               self.target)
             say(f"{name} {label}: built ({fmt_time(time.monotonic() - t)})")
             if kind == "clang" and projects.project(name).needs_reference:
                 # The reference output (sqlite's workload) comes from here.
@@ -127,6 +138,8 @@ class Runner:
     def repro(self, name, seed, test=None):
         cmd = ["python3", "tests/real-world/realworld.py", "--project", name,
                "--seed", seed, "--transforms", self.args.transforms]
+        if self.target != DEFAULT_TARGET:
+            cmd += ["--target", self.target]
         if self.args.full:
             cmd.append("--full")
         if test:
@@ -190,7 +203,8 @@ class Runner:
         say(f"{tag}: building with divcc {self.flags(seed)}")
         t = time.monotonic()
         try:
-            build = projects.build(name, self.divcc, self.divxx, self.flags(seed), bdir, self.jobs)
+            build = projects.build(name, self.divcc, self.divxx, self.flags(seed), bdir, self.jobs,
+                                   self.target)
         except Exception as e:  # noqa: BLE001
             log = getattr(e, "log", None)
             say(f"{tag}: build FAILED ({fmt_time(time.monotonic() - t)}): {e}")
@@ -250,6 +264,12 @@ def parse_args():
                        help="seeds realworld-1 to realworld-N (default 2; with --full, 5)")
     seeds.add_argument("--seed", action="append", metavar="S",
                        help="this seed (repeatable), e.g. --seed realworld-2")
+    cross = [n for n in projects.names() if "aarch64" in projects.project(n).targets]
+    ap.add_argument("--target", default=DEFAULT_TARGET, choices=list(projects.TARGETS),
+                    help="the machine to build for (default: %(default)s, this one); "
+                         "aarch64 cross-compiles for aarch64-linux-gnu and runs the tests "
+                         "under qemu-aarch64 -L /usr/aarch64-linux-gnu, for the projects "
+                         f"with an AArch64 recipe: {', '.join(cross)}")
     ap.add_argument("--transforms", default="all", metavar="LIST",
                     help="the -fdiversify=LIST of every build (default: %(default)s)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, metavar="N",
@@ -269,14 +289,21 @@ def parse_args():
         for n in projects.names():
             p = projects.project(n)
             tag = " (CI)" if p.ci_default else ""
-            print(f"{n}{tag}: {p.description} [npm {p.package.spec}]")
+            print(f"{n}{tag}: {p.description} [npm {p.package.spec}; targets "
+                  f"{', '.join(p.targets)}]")
         sys.exit(0)
     try:
         names = [projects.project(n).name for n in (args.project or [])]
     except KeyError as e:
         ap.error(str(e.args[0]))
+    on_target = [n for n in projects.names() if args.target in projects.project(n).targets]
     if not names:
-        names = projects.names() if args.full else projects.ci_names()
+        names = [n for n in (projects.names() if args.full else projects.ci_names())
+                 if n in on_target]
+    elsewhere = [n for n in names if n not in on_target]
+    if elsewhere:
+        ap.error(f"no {args.target} recipe for {', '.join(elsewhere)} "
+                 f"(--target {args.target} builds {', '.join(on_target)})")
     args.names = list(dict.fromkeys(names))
     if args.seed:
         args.seed_list = list(dict.fromkeys(args.seed))
@@ -301,14 +328,21 @@ def main():
     for tool in ("make", "npm"):
         if shutil.which(tool) is None:
             sys.exit(f"real-world: '{tool}' is not installed")
+    why = projects.get_target(args.target).missing()
+    if why:
+        sys.exit(f"real-world: cannot build for {args.target}: {why}; "
+                 f"scripts/install-deps.sh installs it")
 
     if args.work_dir:
         work = Path(args.work_dir).resolve()
         work.mkdir(parents=True, exist_ok=True)
     else:
-        work = Path(tempfile.mkdtemp(prefix="divcc-realworld-"))
-    mode = "full" if args.full else "CI"
-    say(f"real-world ({mode} mode): {', '.join(args.names)}; seeds {', '.join(args.seed_list)}; "
+        prefix = "divcc-realworld-" + (f"{args.target}-" if args.target != DEFAULT_TARGET else "")
+        work = Path(tempfile.mkdtemp(prefix=prefix))
+    mode = ("full" if args.full else "CI") + " mode"
+    if args.target != DEFAULT_TARGET:
+        mode += f", {args.target} under {projects.get_target(args.target).emulator[0]}"
+    say(f"real-world ({mode}): {', '.join(args.names)}; seeds {', '.join(args.seed_list)}; "
         f"-fdiversify={args.transforms}; -j{args.jobs}; divcc {corpus.build_dir()}; in {work}")
 
     runner = Runner(args, work)
@@ -352,7 +386,7 @@ def main():
                 shutil.rmtree(d, ignore_errors=True)
     else:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"real-world ({mode} mode) took {fmt_time(elapsed)}")
+    print(f"real-world ({mode}) took {fmt_time(elapsed)}")
     print(f"real-world: {runner.passed} passed, {len(runner.failures)} failed")
     sys.exit(1 if runner.failures else 0)
 
