@@ -25,10 +25,12 @@ The profile comes from a training run of the same benchmark on the
 clang-19 -fprofile-instr-generate build.
 
 Compile time: each project's build is timed for clang-19, divcc
--fno-diversify and divcc -fdiversify (wall time, builds in turn, -j1).
+-fno-diversify and divcc -fdiversify (wall time, -j1, median of
+--compile-repeat builds each, the compilers taking turns).
 
   python3 bench/overhead.py                  # default set and profile
   python3 bench/overhead.py --each           # and each transformation alone
+  python3 bench/overhead.py --compile-time-only
   python3 bench/overhead.py --markdown docs/performance.md
 """
 
@@ -231,19 +233,29 @@ def train_profile(bench, work, data):
     return profile
 
 
-def compile_times(bench, work):
-    """Wall seconds of one build per compiler, -j1, in turn."""
+def compile_times(bench, work, repeat):
+    """Median wall seconds of a build per compiler, -j1; the compilers take
+    turns, the order rotating every round."""
     divcc, divxx = corpus.divcc(False), corpus.divcc(True)
     clang, clangxx = corpus.clang(False), corpus.clang(True)
     configs = {"clang-19": (clang, clangxx, ["-O2"]),
                "divcc -fno-diversify": (divcc, divxx, ["-O2", "-fno-diversify"]),
                "divcc -fdiversify": (divcc, divxx, ["-O2", "-fdiversify", SEEDS[0]])}
-    out = {}
-    for name, (cc, cxx, flags) in configs.items():
-        start = time.perf_counter()
-        bench.build(cc, cxx, flags, work / f"compile-{name.replace(' ', '_')}")
-        out[name] = time.perf_counter() - start
-    return out
+    names = list(configs)
+    times = {n: [] for n in names}
+    for r in range(repeat):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            cc, cxx, flags = configs[name]
+            start = time.perf_counter()
+            bench.build(cc, cxx, flags, work / f"compile-{name.replace(' ', '_')}")
+            times[name].append(time.perf_counter() - start)
+    return {n: statistics.median(ts) for n, ts in times.items()}
+
+
+def compile_row(t):
+    return {"divcc -fno-diversify": t["divcc -fno-diversify"] / t["clang-19"],
+            "divcc -fdiversify": t["divcc -fdiversify"] / t["clang-19"],
+            "clang-19 seconds": t["clang-19"]}
 
 
 def geomean(xs):
@@ -265,6 +277,23 @@ def ratio_fmt(x):
     return "" if x is None or x != x else f"{x:.3f}"
 
 
+def measure_runtime(bench, args, seeds, extra, data, work):
+    """One benchmark's row of the runtime table."""
+    builds = build_all(bench, configurations(args.each, extra), seeds, work)
+    log(f"{bench.name}: running {len(builds)} builds x {args.repeat}")
+    medians = per_config(measure(bench, builds, args.repeat, data, work))
+    row = {c: medians[c] / medians["clang-19"] for c in medians if c != "clang-19"}
+    row["clang-19 seconds"] = medians["clang-19"]
+    if not args.no_profile:
+        log(f"{bench.name}: training a profile")
+        profile = train_profile(bench, work, data)
+        pbuilds = build_all(bench, profile_configurations(profile), seeds, work)
+        pm = per_config(measure(bench, pbuilds, args.repeat, data, work))
+        row["profile-guided"] = pm["profile-guided"] / pm["clang-19+profile"]
+    log(f"{bench.name}: " + ", ".join(f"{k} {v:.3f}" for k, v in row.items()))
+    return row
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -275,12 +304,18 @@ def main():
                     help="also a divcc configuration with these flags (repeatable)")
     ap.add_argument("--no-profile", action="store_true", help="skip profile-guided NOPs")
     ap.add_argument("--no-compile-time", action="store_true", help="skip compile times")
+    ap.add_argument("--compile-time-only", action="store_true",
+                    help="measure compile times only")
+    ap.add_argument("--compile-repeat", type=int, default=3,
+                    help="builds per compiler for compile times (default 3)")
     ap.add_argument("--repeat", type=int, default=5, help="runs per build (default 5)")
     ap.add_argument("--seeds", type=int, default=2, choices=range(1, len(SEEDS) + 1),
                     help="variants per divcc configuration (default 2)")
     ap.add_argument("--markdown", help="also write the tables to this file")
     ap.add_argument("--keep", action="store_true", help="keep the build folder")
     args = ap.parse_args()
+    if args.compile_time_only and args.no_compile_time:
+        sys.exit("overhead: --compile-time-only and --no-compile-time exclude each other")
 
     extra = []
     for c in args.config:
@@ -302,29 +337,15 @@ def main():
             bench = BENCHMARKS[n]
             work = work_root / n
             work.mkdir()
-            for fname, size, kind in bench.inputs:
-                if not (data / fname).exists():
-                    make_input(data / fname, size, kind)
-            seeds = SEEDS[:args.seeds]
-            builds = build_all(bench, configurations(args.each, extra), seeds, work)
-            log(f"{n}: running {len(builds)} builds x {args.repeat}")
-            medians = per_config(measure(bench, builds, args.repeat, data, work))
-            row = {c: medians[c] / medians["clang-19"] for c in medians if c != "clang-19"}
-            row["clang-19 seconds"] = medians["clang-19"]
-            if not args.no_profile:
-                log(f"{n}: training a profile")
-                profile = train_profile(bench, work, data)
-                pbuilds = build_all(bench, profile_configurations(profile), seeds, work)
-                pm = per_config(measure(bench, pbuilds, args.repeat, data, work))
-                row["profile-guided"] = pm["profile-guided"] / pm["clang-19+profile"]
-            runtime[n] = row
-            log(f"{n}: " + ", ".join(f"{k} {v:.3f}" for k, v in row.items()))
+            if not args.compile_time_only:
+                for fname, size, kind in bench.inputs:
+                    if not (data / fname).exists():
+                        make_input(data / fname, size, kind)
+                runtime[n] = measure_runtime(bench, args, SEEDS[:args.seeds], extra, data, work)
             if not args.no_compile_time:
                 log(f"{n}: timing builds")
-                t = compile_times(bench, work)
-                compile_rows[n] = {"divcc -fno-diversify": t["divcc -fno-diversify"] / t["clang-19"],
-                                   "divcc -fdiversify": t["divcc -fdiversify"] / t["clang-19"],
-                                   "clang-19 seconds": t["clang-19"]}
+                compile_rows[n] = compile_row(compile_times(bench, work, args.compile_repeat))
+                log(f"{n}: compile time " + ", ".join(f"{k} {v:.3f}" for k, v in compile_rows[n].items()))
             if not args.keep:
                 shutil.rmtree(work, ignore_errors=True)
     finally:
@@ -334,14 +355,19 @@ def main():
     columns = ["default"] + [name for name, _ in extra] + \
               (TRANSFORMATIONS if args.each else []) + \
               ([] if args.no_profile else ["profile-guided"])
-    out = ["## Runtime: CPU time relative to clang-19 -O2 (median of "
-           f"{args.repeat} runs; profile-guided relative to clang-19 with the same profile)",
-           "", table(runtime, columns, ratio_fmt), "",
-           "Baseline CPU seconds per run: " +
-           ", ".join(f"{n} {r['clang-19 seconds']:.2f}" for n, r in runtime.items())]
+    out = []
+    if runtime:
+        out += ["## Runtime: CPU time relative to clang-19 -O2 (median of "
+                f"{args.repeat} runs; profile-guided relative to clang-19 with the same profile)",
+                "", table(runtime, columns, ratio_fmt), "",
+                "Baseline CPU seconds per run: " +
+                ", ".join(f"{n} {r['clang-19 seconds']:.2f}" for n, r in runtime.items()), ""]
     if compile_rows:
-        out += ["", "## Compile time relative to clang-19 (one build each, -j1, wall time)", "",
-                table(compile_rows, ["divcc -fno-diversify", "divcc -fdiversify"], ratio_fmt)]
+        out += ["## Compile time relative to clang-19 (median of "
+                f"{args.compile_repeat} builds each, -j1, wall time)", "",
+                table(compile_rows, ["divcc -fno-diversify", "divcc -fdiversify"], ratio_fmt), "",
+                "Baseline seconds per build: " +
+                ", ".join(f"{n} {r['clang-19 seconds']:.1f}" for n, r in compile_rows.items())]
     text = "\n".join(out) + "\n"
     print(text)
     log(f"done in {(time.time() - started) / 60:.1f} minutes")

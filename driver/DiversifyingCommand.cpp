@@ -18,6 +18,7 @@
 #include "cache/FrontendCache.h"
 #include "codegen/CodeGen.h"
 #include "driver/Config.h"
+#include "driver/InProcessCc1.h"
 #include "support/AtomicOutput.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -29,11 +30,6 @@ using namespace llvm;
 using clang::driver::Command;
 
 namespace divcc {
-
-static bool isCc1(const Command &Cmd) {
-  const auto &Args = Cmd.getArguments();
-  return !Args.empty() && StringRef(Args[0]) == "-cc1";
-}
 
 bool DiversifyingCommand::generatesCode(const Command &Cmd) {
   if (!isCc1(Cmd))
@@ -145,12 +141,11 @@ int DiversifyingCommand::runCachedFrontend(FrontendCache &Cache,
       return -1;
     }
 
-  Command Preprocess(*this);
-  Preprocess.replaceArguments(withAction({"-E"}, Preprocessed.Path.c_str()));
   std::optional<StringRef> ToPreprocessorMessages[] = {
       std::nullopt, std::nullopt, StringRef(PreprocessorMessages.Path)};
   bool PreprocessedOk =
-      Preprocess.Execute(ToPreprocessorMessages, nullptr, nullptr) == 0;
+      runCc1InProcess(withAction({"-E"}, Preprocessed.Path.c_str()),
+                      ToPreprocessorMessages) == 0;
   const auto &Args = getArguments();
   std::optional<Sha256Digest> Key;
   if (PreprocessedOk) {
@@ -171,11 +166,9 @@ int DiversifyingCommand::runCachedFrontend(FrontendCache &Cache,
   }
 
   // A miss, or preprocessing failed: the front end runs and reports.
-  Command Frontend(*this);
-  Frontend.replaceArguments(frontendArguments(BitcodePath.data()));
   std::optional<StringRef> ToDiagnostics[] = {std::nullopt, std::nullopt,
                                               StringRef(Diagnostics.Path)};
-  int R = Frontend.Execute(ToDiagnostics, ErrMsg, ExecutionFailed);
+  int R = runCc1InProcess(frontendArguments(BitcodePath.data()), ToDiagnostics);
   std::string Messages = readFile(Diagnostics.Path);
   errs() << Messages;
   if (R != 0 || !Key)
@@ -211,9 +204,8 @@ int DiversifyingCommand::Execute(ArrayRef<std::optional<StringRef>> Redirects,
     if (int R = runCachedFrontend(*Cache, BitcodePath, ErrMsg, ExecutionFailed))
       return R;
   } else {
-    Command Frontend(*this);
-    Frontend.replaceArguments(frontendArguments(BitcodePath.c_str()));
-    if (int R = Frontend.Execute(Redirects, ErrMsg, ExecutionFailed))
+    if (int R = runCc1InProcess(frontendArguments(BitcodePath.c_str()),
+                                Redirects))
       return R;
   }
 

@@ -17,6 +17,7 @@
 #include "codegen/CodeGen.h"
 #include "driver/Config.h"
 #include "random/RandomStream.h"
+#include "support/Assembler.h"
 #include "targets/DiversityTarget.h"
 
 #include "clang/Driver/Action.h"
@@ -28,7 +29,6 @@
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -97,25 +97,15 @@ static void writePaddingAssembly(raw_ostream &Out, uint64_t Size,
       << "\t.p2align 3\n";
 }
 
-/// Writes the padding's assembly to \p Asm and assembles it for \p T into
-/// \p Obj with clang.
-static Error assemblePadding(const std::string &Asm, const std::string &Obj,
-                             uint64_t Size, const llvm::Triple &T) {
-  {
-    std::error_code EC;
-    raw_fd_ostream Out(Asm, EC, sys::fs::OF_Text);
-    if (EC)
-      return createStringError(EC, "cannot write '" + Asm + "': " + EC.message());
-    writePaddingAssembly(Out, Size, trapPadding(T));
-  }
-  std::string Target = "--target=" + T.str();
-  StringRef Argv[] = {clangExecutable(), Target, "-c", "-x", "assembler",
-                      Asm, "-o", Obj};
-  std::string Message;
-  if (sys::ExecuteAndWait(clangExecutable(), Argv, std::nullopt, {}, 0, 0,
-                          &Message) != 0)
-    return createStringError("cannot assemble the link-time padding" +
-                             (Message.empty() ? "" : ": " + Message));
+/// Assembles the padding for \p T into \p Obj.
+static Error assemblePadding(const std::string &Obj, uint64_t Size,
+                             const llvm::Triple &T) {
+  std::string Asm;
+  raw_string_ostream AsmOS(Asm);
+  writePaddingAssembly(AsmOS, Size, trapPadding(T));
+  if (Error E = assembleObject(Asm, T, Obj))
+    return createStringError("cannot assemble the link-time padding: " +
+                             toString(std::move(E)));
   return Error::success();
 }
 
@@ -133,16 +123,13 @@ static Error padInit(Compilation &C, const Config &Cfg) {
   const llvm::Triple &T = C.getDefaultToolChain().getTriple();
 
   const Driver &D = C.getDriver();
-  std::string Asm = D.GetTemporaryPath("divcc-offset", "s");
   std::string Obj = D.GetTemporaryPath("divcc-offset", "o");
   if (C.getArgs().hasArg(options::OPT__HASH_HASH_HASH)) {
     // Commands are only printed: leave no file behind.
-    sys::fs::remove(Asm);
     sys::fs::remove(Obj);
   } else {
-    C.addTempFile(C.getArgs().MakeArgString(Asm));
     C.addTempFile(C.getArgs().MakeArgString(Obj));
-    if (Error E = assemblePadding(Asm, Obj, Size, T))
+    if (Error E = assemblePadding(Obj, Size, T))
       return E;
   }
 

@@ -12,6 +12,7 @@
 
 #include "codegen/CodeGen.h"
 #include "driver/DiversifyingCommand.h"
+#include "driver/InProcessCc1.h"
 #include "driver/LinkJob.h"
 #include "driver/RemoteCompile.h"
 #include "driver/Options.h"
@@ -19,6 +20,7 @@
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/Stack.h"
 #include "clang/Driver/Action.h"
 #include "clang/Driver/Compilation.h"
 #include "clang/Driver/Driver.h"
@@ -99,8 +101,8 @@ int runDriver(int Argc, const char **Argv) {
   InitializeAllAsmPrinters();
   InitializeAllAsmParsers(); // inline assembly is parsed by the code generator
 
-  // Arguments for clang's driver: divcc never runs cc1 in-process (its code
-  // generator replaces that step), so the cc1 jobs are real commands.
+  // Arguments for clang's driver. divcc runs every cc1 job in its own
+  // process itself (InProcessCc1.h), so clang's driver must not try to.
   std::vector<std::string> DriverArgs = {clangExecutable().str()};
   if (CPlusPlus)
     DriverArgs.push_back("--driver-mode=g++");
@@ -136,11 +138,21 @@ int runDriver(int Argc, const char **Argv) {
 
   // Swap in divcc's code generator. With -fno-diversify it still runs, with
   // no transformation, so that the pass pipeline is exercised either way.
-  // JobList offers its slots read-only; the list itself is ours to change.
+  // Every cc1 job runs in this process. JobList offers its slots read-only;
+  // the list itself is ours to change.
   auto &Slots = const_cast<JobList::list_type &>(C->getJobs().getJobs());
-  for (std::unique_ptr<Command> &Slot : Slots)
+  bool SeveralCc1Jobs =
+      llvm::count_if(Slots, [](const auto &Slot) { return isCc1(*Slot); }) > 1;
+  for (std::unique_ptr<Command> &Slot : Slots) {
+    if (!isCc1(*Slot))
+      continue;
+    if (SeveralCc1Jobs)
+      freeMemoryAfterJob(*Slot);
     if (DiversifyingCommand::generatesCode(*Slot))
       Slot = std::make_unique<DiversifyingCommand>(*Slot, Cfg);
+    else
+      Slot = std::make_unique<InProcessCc1Command>(*Slot);
+  }
 
   if (Cfg.diversifying())
     if (Error E = diversifyLinkJobs(*C, Cfg))
@@ -154,14 +166,16 @@ int runDriver(int Argc, const char **Argv) {
     if (Code < 0 && !Result)
       Result = 1;
   }
-  // Like clang: a crashed job (negative code) makes the driver fail too.
-  return Result < 0 ? 1 : Result;
+  // Like clang: a job that crashed (a negative code, or 128 plus a signal
+  // number) makes the driver fail with 1.
+  return Result < 0 || Result > 128 ? 1 : Result;
 }
 
 } // namespace
 } // namespace divcc
 
 int main(int Argc, const char **Argv) {
+  clang::noteBottomOfStack(); // the front end runs here and checks its stack
   InitLLVM X(Argc, Argv);
   return divcc::runDriver(Argc, Argv);
 }

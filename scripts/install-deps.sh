@@ -26,6 +26,8 @@ packages=(
   csmith libcsmith-dev cvise libclang-rt-19-dev
   # compile farms (tests/e2e/distcc.py): distcc and its daemon
   distcc
+  # tests that count the processes divcc starts (tests/lit/driver/in-process.test)
+  strace
   # AArch64: Debian's cross C and C++ libraries to link against, and
   # qemu-user to run the results (tests/e2e/aarch64.py, tests/lit/aarch64/)
   libc6-dev-arm64-cross libgcc-12-dev-arm64-cross libstdc++-12-dev-arm64-cross

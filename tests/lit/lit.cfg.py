@@ -2,6 +2,7 @@
 # lines that call divcc and clang-19, FileCheck for the output.
 import os
 import lit.formats
+import shutil
 
 config.name = "divcc"
 config.test_format = lit.formats.ShTest(execute_external=False)
@@ -24,7 +25,6 @@ config.environment.pop("DIVCC_SEED_FILE", None)
 # AArch64: tests that only compile need nothing beyond LLVM; tests that link
 # and run AArch64 programs need the Debian cross libraries and qemu-user,
 # and are UNSUPPORTED without them (REQUIRES: aarch64-run).
-import shutil
 aarch64_sysroot = "/usr/aarch64-linux-gnu"
 qemu_aarch64 = shutil.which("qemu-aarch64")
 if qemu_aarch64 and os.path.exists(os.path.join(aarch64_sysroot, "lib", "libc.so.6")):

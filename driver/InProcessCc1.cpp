@@ -1,0 +1,170 @@
+//===- InProcessCc1.cpp - clang -cc1 jobs run inside divcc ----------------===//
+//
+// runCc1InProcess follows clang's cc1_main (clang/tools/driver/cc1_main.cpp,
+// not part of any library) step for step, minus what only a separate
+// process needs. Two things differ because divcc may run several jobs, and
+// its own code generator, in one process:
+//  * LLVM's global options (-mllvm) are reset before each job, so that one
+//    translation unit's options never reach the next;
+//  * a crash is caught (like clang's integrated cc1), reported with a stack
+//    trace, and returned as a failure instead of killing the driver.
+//
+//===----------------------------------------------------------------------===//
+
+#include "driver/InProcessCc1.h"
+#include "codegen/CodeGen.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/CodeGen/ObjectFilePCHContainerOperations.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticBuffer.h"
+#include "clang/FrontendTool/Utils.h"
+#include "llvm/Support/BuryPointer.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/Timer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+using namespace llvm;
+using clang::driver::Command;
+
+namespace divcc {
+
+bool isCc1(const Command &Cmd) {
+  const auto &Args = Cmd.getArguments();
+  return !Args.empty() && StringRef(Args[0]) == "-cc1";
+}
+
+namespace {
+
+/// Points standard output and error at files for as long as it lives, the
+/// way a child process would have had them redirected.
+class RedirectedStreams {
+public:
+  Error redirect(ArrayRef<std::optional<StringRef>> Redirects) {
+    for (int Fd : {1, 2}) {
+      if (size_t(Fd) >= Redirects.size() || !Redirects[Fd])
+        continue;
+      std::string Path = Redirects[Fd]->empty() ? "/dev/null" : Redirects[Fd]->str();
+      int File = ::open(Path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+      if (File < 0)
+        return errorCodeToError(std::error_code(errno, std::generic_category()));
+      flushStreams();
+      Saved.push_back({Fd, ::dup(Fd)});
+      ::dup2(File, Fd);
+      ::close(File);
+    }
+    return Error::success();
+  }
+
+  ~RedirectedStreams() {
+    flushStreams();
+    for (auto [Fd, Copy] : Saved) {
+      ::dup2(Copy, Fd);
+      ::close(Copy);
+    }
+  }
+
+private:
+  static void flushStreams() {
+    outs().flush();
+    errs().flush();
+  }
+
+  SmallVector<std::pair<int, int>, 2> Saved;
+};
+
+int runCc1(ArrayRef<const char *> Cc1Args) {
+  // Each job starts from LLVM's defaults; ExecuteCompilerInvocation then
+  // applies this job's -mllvm options.
+  cl::ResetAllOptionOccurrences();
+
+  auto Clang = std::make_unique<clang::CompilerInstance>();
+  auto PCHOps = Clang->getPCHContainerOperations();
+  PCHOps->registerWriter(std::make_unique<clang::ObjectFilePCHContainerWriter>());
+  PCHOps->registerReader(std::make_unique<clang::ObjectFilePCHContainerReader>());
+
+  // Argument errors are buffered until the real diagnostics engine, which
+  // the arguments configure, exists.
+  IntrusiveRefCntPtr<clang::DiagnosticOptions> DiagOpts =
+      new clang::DiagnosticOptions();
+  auto *DiagsBuffer = new clang::TextDiagnosticBuffer;
+  clang::DiagnosticsEngine Diags(new clang::DiagnosticIDs(), &*DiagOpts,
+                                 DiagsBuffer);
+  bool Success = clang::CompilerInvocation::CreateFromArgs(
+      Clang->getInvocation(), Cc1Args, Diags, clangExecutable().data());
+
+  Clang->createDiagnostics();
+  if (!Clang->hasDiagnostics())
+    return 1;
+  DiagsBuffer->FlushDiagnostics(Clang->getDiagnostics());
+  if (!Success) {
+    Clang->getDiagnosticClient().finish();
+    return 1;
+  }
+
+  Success = clang::ExecuteCompilerInvocation(Clang.get());
+
+  // -ftime-report's timers, which cc1 prints at exit.
+  TimerGroup::printAll(errs());
+  TimerGroup::clearAll();
+
+  if (Clang->getFrontendOpts().DisableFree) {
+    // The diagnostics consumer must always be destroyed: it may flush.
+    Clang->getDiagnosticClient().~DiagnosticConsumer();
+    BuryPointer(std::move(Clang));
+  }
+  return !Success;
+}
+
+} // namespace
+
+int runCc1InProcess(ArrayRef<const char *> Args,
+                    ArrayRef<std::optional<StringRef>> Redirects) {
+  RedirectedStreams Streams;
+  if (Error E = Streams.redirect(Redirects)) {
+    errs() << "divcc: error: cannot redirect the front end's output: "
+           << toString(std::move(E)) << '\n';
+    return 1;
+  }
+
+  // Like clang's integrated cc1: a crash in the front end is caught, its
+  // stack trace printed, and the job fails.
+  CrashRecoveryContext::Enable();
+  CrashRecoveryContext CRC;
+  CRC.DumpStackAndCleanupOnFailure = true;
+  const void *PrettyState = SavePrettyStackState();
+  int Result = 1;
+  if (!CRC.RunSafely([&] { Result = runCc1(Args.drop_front()); })) {
+    RestorePrettyStackState(PrettyState);
+    // As clang's driver does: the crashed job's timers were on stack frames
+    // that are gone, so LLVM's default timer group must never be touched
+    // again (not even at shutdown).
+    BuryPointer(TimerGroup::aquireDefaultGroup());
+    return CRC.RetCode ? CRC.RetCode : 1;
+  }
+  return Result;
+}
+
+int InProcessCc1Command::Execute(ArrayRef<std::optional<StringRef>> Redirects,
+                                 std::string *ErrMsg,
+                                 bool *ExecutionFailed) const {
+  if (ExecutionFailed)
+    *ExecutionFailed = false; // nothing to start
+  return runCc1InProcess(getArguments(), Redirects);
+}
+
+void freeMemoryAfterJob(Command &Cc1) {
+  opt::ArgStringList Args = Cc1.getArguments();
+  llvm::erase_if(Args, [](const char *A) { return StringRef(A) == "-disable-free"; });
+  Cc1.replaceArguments(std::move(Args));
+}
+
+} // namespace divcc
