@@ -26,6 +26,7 @@
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -57,7 +58,7 @@ public:
       if (File < 0)
         return errorCodeToError(std::error_code(errno, std::generic_category()));
       flushStreams();
-      Saved.push_back({Fd, ::dup(Fd)});
+      Saved.push_back({Fd, ::fcntl(Fd, F_DUPFD_CLOEXEC, 0)});
       ::dup2(File, Fd);
       ::close(File);
     }
@@ -110,7 +111,21 @@ int runCc1(ArrayRef<const char *> Cc1Args) {
     return 1;
   }
 
+  const clang::FrontendOptions &FrontendOpts = Clang->getFrontendOpts();
+  if (!FrontendOpts.TimeTracePath.empty())
+    timeTraceProfilerInitialize(FrontendOpts.TimeTraceGranularity,
+                                clangExecutable(),
+                                FrontendOpts.TimeTraceVerbose);
+
   Success = clang::ExecuteCompilerInvocation(Clang.get());
+
+  if (timeTraceProfilerEnabled()) {
+    // -ftime-trace: the front end's trace, written where the driver said.
+    if (Error E = timeTraceProfilerWrite(FrontendOpts.TimeTracePath, ""))
+      errs() << "divcc: warning: cannot write the time trace: "
+             << toString(std::move(E)) << '\n';
+    timeTraceProfilerCleanup();
+  }
 
   // -ftime-report's timers, which cc1 prints at exit.
   TimerGroup::printAll(errs());
