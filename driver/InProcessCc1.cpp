@@ -168,9 +168,22 @@ int runCc1InProcess(ArrayRef<const char *> Args,
   return Result;
 }
 
+/// --print-supported-cpus and its kin make cc1 print what the target offers
+/// and compile nothing. cc1_main answers them itself, not the library, so
+/// they run in clang's own process: its output is then clang's by
+/// construction.
+static bool printsTargetInformation(const Command &Cc1) {
+  return llvm::any_of(Cc1.getArguments(), [](StringRef A) {
+    return A == "--print-supported-cpus" || A == "--print-supported-extensions" ||
+           A == "--print-enabled-extensions";
+  });
+}
+
 int InProcessCc1Command::Execute(ArrayRef<std::optional<StringRef>> Redirects,
                                  std::string *ErrMsg,
                                  bool *ExecutionFailed) const {
+  if (printsTargetInformation(*this))
+    return Command::Execute(Redirects, ErrMsg, ExecutionFailed);
   if (ExecutionFailed)
     *ExecutionFailed = false; // nothing to start
   return runCc1InProcess(getArguments(), Redirects);
