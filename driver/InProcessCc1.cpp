@@ -7,7 +7,8 @@
 //  * LLVM's global options (-mllvm) are reset before each job, so that one
 //    translation unit's options never reach the next;
 //  * a crash is caught (like clang's integrated cc1), reported with a stack
-//    trace, and returned as a failure instead of killing the driver.
+//    trace, and returned as a failure instead of killing the driver; so is
+//    an LLVM fatal error, reported as clang reports it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,17 +16,22 @@
 #include "codegen/CodeGen.h"
 
 #include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/CodeGen/ObjectFilePCHContainerOperations.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticBuffer.h"
 #include "clang/FrontendTool/Utils.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -82,6 +88,17 @@ private:
   SmallVector<std::pair<int, int>, 2> Saved;
 };
 
+/// LLVM's fatal errors during the job become clang's "error in backend"
+/// diagnostic. Process::Exit does not end divcc: inside the job's
+/// CrashRecoveryContext it returns to runCc1InProcess with the status.
+void reportFatalError(void *Diags, const char *Message, bool GenCrashDiag) {
+  static_cast<clang::DiagnosticsEngine *>(Diags)->Report(
+      clang::diag::err_fe_error_backend)
+      << Message;
+  sys::RunInterruptHandlers();
+  sys::Process::Exit(GenCrashDiag ? 70 : 1);
+}
+
 int runCc1(ArrayRef<const char *> Cc1Args) {
   // Each job starts from LLVM's defaults; ExecuteCompilerInvocation then
   // applies this job's -mllvm options.
@@ -105,6 +122,8 @@ int runCc1(ArrayRef<const char *> Cc1Args) {
   Clang->createDiagnostics();
   if (!Clang->hasDiagnostics())
     return 1;
+  install_fatal_error_handler(reportFatalError, &Clang->getDiagnostics());
+  auto RemoveHandler = make_scope_exit(remove_fatal_error_handler);
   DiagsBuffer->FlushDiagnostics(Clang->getDiagnostics());
   if (!Success) {
     Clang->getDiagnosticClient().finish();
@@ -112,6 +131,18 @@ int runCc1(ArrayRef<const char *> Cc1Args) {
   }
 
   const clang::FrontendOptions &FrontendOpts = Clang->getFrontendOpts();
+  // ExecuteCompilerInvocation applies -mllvm options and exits the process
+  // on a bad one; checked here first, a bad option fails only this job.
+  // With plugins loaded (-fplugin) their options are not known yet.
+  if (!FrontendOpts.LLVMArgs.empty() && FrontendOpts.Plugins.empty()) {
+    SmallVector<const char *, 8> Args = {"clang (LLVM option parsing)"};
+    for (const std::string &A : FrontendOpts.LLVMArgs)
+      Args.push_back(A.c_str());
+    bool Valid = cl::ParseCommandLineOptions(Args.size(), Args.data(), "", &errs());
+    cl::ResetAllOptionOccurrences();
+    if (!Valid)
+      return 1;
+  }
   if (!FrontendOpts.TimeTracePath.empty())
     timeTraceProfilerInitialize(FrontendOpts.TimeTraceGranularity,
                                 clangExecutable(),
