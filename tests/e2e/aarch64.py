@@ -11,7 +11,6 @@ other program that clang-19 cannot build for AArch64 is a failure."""
 
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import corpus
@@ -46,7 +45,7 @@ def main():
     why = missing_prerequisites()
     if why:
         sys.exit(f"aarch64: error: {why}; scripts/install-deps.sh installs it")
-    work = Path(tempfile.mkdtemp(prefix="divcc-aarch64-"))
+    work = corpus.work_dir("aarch64")
     progs = [p for p in corpus.programs() if p.name not in X86_ONLY]
     for name, reason in X86_ONLY.items():
         print(f"not built: {name} ({reason})")

@@ -4,8 +4,10 @@ tests/corpus/multi-NAME/ of such files."""
 
 import concurrent.futures
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,9 +111,25 @@ def parallel(fn, items):
         return list(pool.map(fn, items))
 
 
+_work_dirs = []
+
+
+def work_dir(name):
+    """A fresh folder for a check's builds. report() removes it when every
+    check passed, and names it when some failed, for a closer look."""
+    path = Path(tempfile.mkdtemp(prefix=f"divcc-{name}-"))
+    _work_dirs.append(path)
+    return path
+
+
 def report(name, failures, total):
     """Prints the closing line and exits non-zero if anything failed."""
     for f in failures:
         print(f"FAIL: {f}")
+    for path in _work_dirs:
+        if failures:
+            print(f"{name}: builds kept in {path}")
+        else:
+            shutil.rmtree(path, ignore_errors=True)
     print(f"{name}: {total - len(failures)} passed, {len(failures)} failed")
     sys.exit(1 if failures else 0)

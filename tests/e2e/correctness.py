@@ -4,8 +4,6 @@ exactly what the clang-19 build prints and exits with the same code."""
 
 import argparse
 import shlex
-import tempfile
-from pathlib import Path
 
 import corpus
 
@@ -36,7 +34,7 @@ def main():
     if args.all_levels:
         configs = [(f, 5 if f in (["-O0"], ["-O2"], ["-O3"]) else n) for f, n in CONFIGS]
 
-    work = Path(tempfile.mkdtemp(prefix="divcc-correctness-"))
+    work = corpus.work_dir("correctness")
     progs = corpus.programs()
 
     def reference(prog):

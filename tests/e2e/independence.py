@@ -14,8 +14,6 @@ cannot affect that observable:
 """
 
 import re
-import tempfile
-from pathlib import Path
 
 import corpus
 
@@ -86,7 +84,7 @@ CHECKS = [
 
 
 def main():
-    work = Path(tempfile.mkdtemp(prefix="divcc-independence-"))
+    work = corpus.work_dir("independence")
     progs = corpus.programs()
     jobs = [(p, c) for p in progs for c in CHECKS]
 

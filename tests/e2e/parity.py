@@ -3,8 +3,6 @@
 clang-19's, for every corpus program under every flag set below."""
 
 import sys
-import tempfile
-from pathlib import Path
 
 import corpus
 
@@ -24,7 +22,7 @@ FLAG_SETS = [
 
 
 def main():
-    work = Path(tempfile.mkdtemp(prefix="divcc-parity-"))
+    work = corpus.work_dir("parity")
     jobs = [(p, i) for p in corpus.programs() for i in range(len(FLAG_SETS))]
 
     def one(job):

@@ -7,8 +7,6 @@
   - the seed string appears in no artifact."""
 
 import shutil
-import tempfile
-from pathlib import Path
 
 import corpus
 
@@ -45,7 +43,7 @@ def clang_g_invariant(prog, root):
 
 
 def main():
-    work = Path(tempfile.mkdtemp(prefix="divcc-repro-"))
+    work = corpus.work_dir("repro")
     progs = corpus.programs()
 
     def one(prog):
