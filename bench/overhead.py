@@ -25,8 +25,9 @@ The profile comes from a training run of the same benchmark on the
 clang-19 -fprofile-instr-generate build.
 
 Compile time: each project's build is timed for clang-19, divcc
--fno-diversify and divcc -fdiversify (wall time, -j1, median of
---compile-repeat builds each, the compilers taking turns).
+-fno-diversify and divcc -fdiversify: CPU time of every process the build
+runs (configure, make, the compilers), -j1, median of --compile-repeat
+builds each, the compilers taking turns.
 
   python3 bench/overhead.py                  # default set and profile
   python3 bench/overhead.py --each           # and each transformation alone
@@ -38,6 +39,7 @@ import argparse
 import math
 import os
 import random
+import resource
 import shlex
 import shutil
 import statistics
@@ -233,22 +235,29 @@ def train_profile(bench, work, data):
     return profile
 
 
+def children_cpu_seconds():
+    """CPU time (user + system) of all finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def compile_times(bench, work, repeat):
-    """Median wall seconds of a build per compiler, -j1; the compilers take
-    turns, the order rotating every round."""
+    """Median CPU seconds of a build per compiler (every process the build
+    ran), -j1; the compilers take turns, the order rotating every round."""
     divcc, divxx = corpus.divcc(False), corpus.divcc(True)
     clang, clangxx = corpus.clang(False), corpus.clang(True)
     configs = {"clang-19": (clang, clangxx, ["-O2"]),
                "divcc -fno-diversify": (divcc, divxx, ["-O2", "-fno-diversify"]),
                "divcc -fdiversify": (divcc, divxx, ["-O2", "-fdiversify", SEEDS[0]])}
+    projects.fetch(bench.project)  # downloading is not compiling
     names = list(configs)
     times = {n: [] for n in names}
     for r in range(repeat):
         for name in names[r % len(names):] + names[:r % len(names)]:
             cc, cxx, flags = configs[name]
-            start = time.perf_counter()
+            before = children_cpu_seconds()
             bench.build(cc, cxx, flags, work / f"compile-{name.replace(' ', '_')}")
-            times[name].append(time.perf_counter() - start)
+            times[name].append(children_cpu_seconds() - before)
     return {n: statistics.median(ts) for n, ts in times.items()}
 
 
@@ -363,10 +372,10 @@ def main():
                 "Baseline CPU seconds per run: " +
                 ", ".join(f"{n} {r['clang-19 seconds']:.2f}" for n, r in runtime.items()), ""]
     if compile_rows:
-        out += ["## Compile time relative to clang-19 (median of "
-                f"{args.compile_repeat} builds each, -j1, wall time)", "",
+        out += ["## Compile time relative to clang-19 (CPU time of the whole build, median of "
+                f"{args.compile_repeat} builds each, -j1)", "",
                 table(compile_rows, ["divcc -fno-diversify", "divcc -fdiversify"], ratio_fmt), "",
-                "Baseline seconds per build: " +
+                "Baseline CPU seconds per build: " +
                 ", ".join(f"{n} {r['clang-19 seconds']:.1f}" for n, r in compile_rows.items())]
     text = "\n".join(out) + "\n"
     print(text)
