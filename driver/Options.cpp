@@ -447,6 +447,10 @@ Error loadMasterKey(Config &Cfg, StringRef InlineSecret) {
     return Error::success();
   }
   case SeedSource::None: {
+    // Nothing to diversify, nothing to draw: the system's random generator
+    // costs as much to start as compiling a small file.
+    if (!Cfg.diversifying())
+      return Error::success();
     // Every build a new variant.
     auto Key = MasterKey::fresh();
     if (!Key)

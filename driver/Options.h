@@ -31,6 +31,7 @@ llvm::Expected<ParsedCommandLine> parseCommandLine(llvm::ArrayRef<const char *> 
 std::vector<std::string> environmentOptions();
 
 /// Loads the secret named in \p Cfg (or draws a fresh one) into Cfg.Key.
+/// With no seed and nothing to diversify, Cfg.Key stays empty.
 llvm::Error loadMasterKey(Config &Cfg, llvm::StringRef InlineSecret);
 
 /// The text of `divcc --help`.

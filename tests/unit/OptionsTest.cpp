@@ -181,6 +181,9 @@ TEST_F(OptionsTest, NoDiversifyEmptiesTheSet) {
     EXPECT_FALSE(P.Cfg.Transformations.has(Info.Kind)) << Info.Name;
   EXPECT_TRUE(parseOK({"-fdiversify=all", "-fno-diversify"})
                   .Cfg.Transformations.empty());
+  // Nothing to diversify and no seed: no key is drawn.
+  EXPECT_FALSE(P.Cfg.Key.has_value());
+  EXPECT_TRUE(parseOK({"-fdiversify"}).Cfg.Key.has_value());
 }
 
 TEST_F(OptionsTest, LastDiversifyOptionWins) {
