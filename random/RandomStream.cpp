@@ -102,12 +102,15 @@ void RandomStream::refill() {
   if (Counter == 0)
     report_fatal_error("divcc: random stream exhausted");
 
+  // Fetched once: OpenSSL 3 looks a cipher up through its providers on
+  // every fetch (EVP_chacha20() included), which costs more than the block.
+  static EVP_CIPHER *const ChaCha20 =
+      EVP_CIPHER_fetch(nullptr, "ChaCha20", nullptr);
   EVP_CIPHER_CTX *Ctx = EVP_CIPHER_CTX_new();
   int Len = 0;
   static const std::array<uint8_t, 256> Zeros{};
-  bool OK = Ctx &&
-            EVP_EncryptInit_ex(Ctx, EVP_chacha20(), nullptr, Key.data(), IV) ==
-                1 &&
+  bool OK = ChaCha20 && Ctx &&
+            EVP_EncryptInit_ex2(Ctx, ChaCha20, Key.data(), IV, nullptr) == 1 &&
             EVP_EncryptUpdate(Ctx, Buffer.data(), &Len, Zeros.data(),
                               Zeros.size()) == 1 &&
             Len == int(Buffer.size());

@@ -31,7 +31,10 @@ struct KdfDeleter {
 // OpenSSL installation itself is broken, which no user input can cause.
 static void runHkdf(int Mode, ArrayRef<uint8_t> Key, StringRef Salt,
                     StringRef Info, uint8_t *Out, size_t OutLen) {
-  std::unique_ptr<EVP_KDF, KdfDeleter> Kdf(
+  // Fetched once: OpenSSL 3 looks an algorithm up through its providers on
+  // every fetch, which costs more than deriving a key, and divcc derives one
+  // per function and transformation.
+  static const std::unique_ptr<EVP_KDF, KdfDeleter> Kdf(
       EVP_KDF_fetch(nullptr, OSSL_KDF_NAME_HKDF, nullptr));
   std::unique_ptr<EVP_KDF_CTX, KdfDeleter> Ctx(
       Kdf ? EVP_KDF_CTX_new(Kdf.get()) : nullptr);
