@@ -28,6 +28,8 @@ packages=(
   distcc
   # tests that count the processes divcc starts (tests/lit/driver/in-process.test)
   strace
+  # bench/compile_time.py --instructions counts instructions with callgrind
+  valgrind
   # AArch64: Debian's cross C and C++ libraries to link against, and
   # qemu-user to run the results (tests/e2e/aarch64.py, tests/lit/aarch64/)
   libc6-dev-arm64-cross libgcc-12-dev-arm64-cross libstdc++-12-dev-arm64-cross
