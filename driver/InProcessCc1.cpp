@@ -190,6 +190,7 @@ int runCc1InProcess(ArrayRef<const char *> Args,
   int Result = 1;
   if (!CRC.RunSafely([&] { Result = runCc1(Args.drop_front()); })) {
     RestorePrettyStackState(PrettyState);
+    remove_fatal_error_handler(); // its scope was left by a jump
     // As clang's driver does: the crashed job's timers were on stack frames
     // that are gone, so LLVM's default timer group must never be touched
     // again (not even at shutdown).
