@@ -32,13 +32,23 @@
 // Profile-guided mode (-fdiversify-nop-probability-min/max): NOPs in hot
 // code cost time, NOPs in cold code only bytes. Each block then gets
 //
-//     p = pmax - (pmax - pmin) * log(1 + f) / log(1 + fmax)
+// With a profile (-fprofile-instr-use), f is the block's execution count:
 //
-// where f is the block's execution count and fmax the hottest count of the
-// program, both from the profile given to clang (-fprofile-instr-use) when
-// there is one; without a profile, f is LLVM's static estimate of the
-// block's frequency relative to the function's entry and fmax the largest
-// such estimate in the function (loops count as hot).
+//     p = pmin + (pmax - pmin) * min(1, c / f),   c = total / 2^20
+//
+// where total is the sum of all counts of the program (the profile
+// summary's). Blocks run at most c times get pmax; above, p falls as 1/f,
+// so that no instruction position adds more than pmax * c expected NOP
+// executions: a program of 2^16 positions at most pmax / 16 of its block
+// executions, and in practice far less, since most code runs less than c
+// times. A rule on counts relative to the hottest block cannot give that
+// bound: unrolled and warm loops would keep a large p.
+//
+// Without a profile, f is LLVM's static estimate of the block's frequency
+// relative to the function's entry, fmax the largest such estimate in the
+// function (loops count as hot), and
+//
+//     p = pmax - (pmax - pmin) * log(1 + f) / log(1 + fmax)
 //
 //===----------------------------------------------------------------------===//
 
@@ -182,36 +192,43 @@ DenseMap<const MachineBasicBlock *, Probability>
 NopInsertion::blockProbabilities(MachineFunction &MF) {
   auto &MBFI = getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI();
   // Real counts when the program was built with a profile.
-  uint64_t MaxCount = 0;
+  uint64_t TotalCount = 0;
   if (Metadata *MD = MF.getFunction().getParent()->getProfileSummary(
           /*IsCS=*/false))
     if (std::unique_ptr<ProfileSummary> PS(ProfileSummary::getFromMD(MD)); PS)
-      MaxCount = PS->getMaxCount();
-  bool Profiled = MaxCount > 0 && MF.getFunction().getEntryCount();
-
-  DenseMap<const MachineBasicBlock *, double> Freq;
-  double FMax = Profiled ? double(MaxCount) : 0.0;
-  for (const MachineBasicBlock &MBB : MF) {
-    double F = 0;
-    if (Profiled)
-      F = double(MBFI.getBlockProfileCount(&MBB).value_or(0));
-    else if (MBFI.getEntryFreq() != BlockFrequency(0))
-      F = MBFI.getBlockFreqRelativeToEntryBlock(&MBB);
-    Freq[&MBB] = F;
-    if (!Profiled)
-      FMax = std::max(FMax, F);
-  }
-
+      TotalCount = PS->getTotalCount();
+  bool Profiled = TotalCount > 0 && MF.getFunction().getEntryCount();
   double PMax = double(Cfg.NopProbabilityMax.threshold()) / Probability::One;
   double PMin = double(Cfg.NopProbabilityMin.threshold()) / Probability::One;
+
+  DenseMap<const MachineBasicBlock *, double> Share; // of pmax - pmin
+  if (Profiled) {
+    double ColdCount = double(TotalCount) / double(1 << 20);
+    for (const MachineBasicBlock &MBB : MF) {
+      double F = double(MBFI.getBlockProfileCount(&MBB).value_or(0));
+      Share[&MBB] = F <= ColdCount ? 1.0 : ColdCount / F;
+    }
+  } else {
+    DenseMap<const MachineBasicBlock *, double> Freq;
+    double FMax = 0;
+    for (const MachineBasicBlock &MBB : MF) {
+      double F = MBFI.getEntryFreq() != BlockFrequency(0)
+                     ? MBFI.getBlockFreqRelativeToEntryBlock(&MBB)
+                     : 0.0;
+      Freq[&MBB] = F;
+      FMax = std::max(FMax, F);
+    }
+    for (const MachineBasicBlock &MBB : MF)
+      Share[&MBB] = FMax > 0 ? 1.0 - std::log1p(std::min(Freq[&MBB], FMax)) /
+                                         std::log1p(FMax)
+                             : 1.0;
+  }
+
   DenseMap<const MachineBasicBlock *, Probability> Result;
   for (const MachineBasicBlock &MBB : MF) {
-    double Heat = FMax > 0 ? std::log1p(std::min(Freq[&MBB], FMax)) /
-                                 std::log1p(FMax)
-                           : 0.0;
     // Rounded to 2^-24 so that the last bits of the logarithm, which may
     // differ between maths libraries, cannot change a decision.
-    double P = PMax - (PMax - PMin) * Heat;
+    double P = PMin + (PMax - PMin) * Share[&MBB];
     Result[&MBB] = Probability::fromFraction(std::round(P * 0x1p24) / 0x1p24);
   }
   return Result;
