@@ -1,0 +1,707 @@
+#!/usr/bin/env python3
+"""Debian 12 source packages rebuilt by divcc pass their own build-time tests.
+
+For each package: its source comes from Debian's archive (`apt-get source`
+through a private APT configuration that adds deb-src lines; the system's
+/etc/apt is never touched), its build dependencies are installed
+(`apt-get build-dep --arch-only`, as root), and it is built with its own
+build system, once per seed:
+
+    CC=divcc CXX=div++ DIVCC_SEED_FILE=<a fresh secret, 0600, private dir>
+    DIVCC_OPTIONS=-fdiversify=LIST DEB_BUILD_MAINT_OPTIONS=hardening=+all
+    DEB_BUILD_OPTIONS=parallel=N dpkg-buildpackage -us -uc -B
+
+dpkg-buildpackage runs the package's tests (dh_auto_test: no nocheck).
+Each build must pass them, and must really be divcc's: the build log shows
+divcc or div++ as the compiler and no compile by gcc, divcc diversified
+(DIVCC_ENTROPY_LOG has a line per diversified compile), the shared
+libraries in the built .debs have other code (.text) under each seed, and
+the seed is in no log, no file of the build tree and no built package.
+
+CI mode (the default): libyaml, 2 seeds (about 1.5 minutes on 2 cores).
+--full: libyaml, json-c, libpng1.6, libsodium and fmtlib (C++ with
+exceptions), 2 seeds each.
+--lto adds optimize=+lto (-flto=auto -ffat-lto-objects): it needs divcc's
+LTO support; a divcc that refuses -flto is reported before any build.
+"""
+
+import argparse
+import hashlib
+import os
+import re
+import secrets
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+START = time.monotonic()
+DEBIAN_MIRROR = "http://deb.debian.org/debian"
+SECURITY_MIRROR = "http://deb.debian.org/debian-security"
+KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
+RELEASE = "bookworm"
+
+
+class Package:
+    def __init__(self, name, lang, description, ci=False, full=True, note=None):
+        self.name, self.lang, self.description = name, lang, description
+        self.ci, self.full, self.note = ci, full, note
+
+
+PACKAGES = [
+    Package("libyaml", "C", "YAML parser (autotools): libyaml-0.so, make check", ci=True),
+    Package("json-c", "C", "JSON library (CMake): libjson-c.so, ctest"),
+    Package("libpng1.6", "C", "PNG library (autotools): libpng16.so, make check"),
+    Package("libsodium", "C", "crypto library (autotools, some assembly): libsodium.so, "
+            "make check"),
+    Package("fmtlib", "C++", "formatting library, C++ with exceptions (CMake): libfmt.so, "
+            "ctest over GoogleTest"),
+    Package("zlib", "C", "compression library; its debian/rules hardcodes "
+            "$(DEB_HOST_GNU_TYPE)-gcc, so CC=divcc cannot win (the check says so)",
+            full=False, note="debian/rules hardcodes gcc"),
+]
+BY_NAME = {p.name: p for p in PACKAGES}
+
+
+def say(msg):
+    print(f"[{time.monotonic() - START:7.1f}s] {msg}", flush=True)
+
+
+def fmt_time(seconds):
+    return f"{seconds:.1f}s" if seconds < 120 else f"{seconds / 60:.1f}min"
+
+
+def fail_early(msg):
+    sys.exit(f"debian: error: {msg}")
+
+
+def build_dir():
+    return Path(os.environ.get("DIVCC_BUILD_DIR", ROOT / "build"))
+
+
+def tail(path, n=25):
+    try:
+        lines = Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return "(no log)"
+    return "\n".join("    " + line for line in lines[-n:])
+
+
+# ---- the private APT configuration
+
+def system_sources():
+    """(kind-less) (uri, suite, components, signed_by) of the system's Debian
+    sources: /etc/apt/sources.list.d/*.sources (deb822) and the one-line
+    lists. Only Debian's archives for this release; deb.debian.org if none."""
+    found = []
+    etc = Path("/etc/apt")
+    for f in sorted(etc.glob("sources.list.d/*.sources")):
+        try:
+            text = f.read_text()
+        except OSError:
+            continue
+        for stanza in re.split(r"\n\s*\n", text):
+            fields = {}
+            for line in stanza.splitlines():
+                if line.startswith("#") or ":" not in line or line[:1].isspace():
+                    continue
+                k, v = line.split(":", 1)
+                fields[k.strip().lower()] = v.strip()
+            if fields.get("enabled", "yes").lower() == "no":
+                continue
+            if "deb" not in fields.get("types", "").split():
+                continue
+            for uri in fields.get("uris", "").split():
+                for suite in fields.get("suites", "").split():
+                    found.append((uri, suite, fields.get("components", "main").split(),
+                                  fields.get("signed-by", KEYRING)))
+    for f in [etc / "sources.list"] + sorted(etc.glob("sources.list.d/*.list")):
+        try:
+            lines = f.read_text().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            line = line.split("#", 1)[0].strip()
+            m = re.match(r"deb\s+(\[[^\]]*\]\s+)?(\S+)\s+(\S+)\s+(.+)", line)
+            if m:
+                opts = m.group(1) or ""
+                sb = re.search(r"signed-by=(\S+?)\s*\]?$", opts.strip(" []"))
+                found.append((m.group(2), m.group(3), m.group(4).split(),
+                              sb.group(1) if sb else KEYRING))
+    ours = [s for s in found if s[1].split("-")[0] == RELEASE and "main" in s[2]]
+    if not ours:
+        ours = [(DEBIAN_MIRROR, RELEASE, ["main"], KEYRING),
+                (DEBIAN_MIRROR, f"{RELEASE}-updates", ["main"], KEYRING),
+                (SECURITY_MIRROR, f"{RELEASE}-security", ["main"], KEYRING)]
+    out = []
+    for s in ours:
+        if s not in out:
+            out.append(s)
+    return out
+
+
+class Apt:
+    """apt-get and apt-cache with their own source list, lists and cache."""
+
+    def __init__(self, root):
+        self.root = root
+        for d in ("sources.list.d", "lists/partial", "cache/archives/partial"):
+            (root / d).mkdir(parents=True, exist_ok=True)
+        lines = ["# divcc tests/debian/rebuild.py: the system's Debian sources, "
+                 "with their deb-src twins"]
+        for uri, suite, comps, signed_by in system_sources():
+            opt = f"[signed-by={signed_by}] " if signed_by and not signed_by.startswith("-") else ""
+            for kind in ("deb", "deb-src"):
+                lines.append(f"{kind} {opt}{uri} {suite} {' '.join(comps)}")
+        (root / "sources.list").write_text("\n".join(lines) + "\n")
+        self.options = [
+            "-o", f"Dir::Etc::SourceList={root / 'sources.list'}",
+            "-o", f"Dir::Etc::SourceParts={root / 'sources.list.d'}",
+            "-o", f"Dir::State::Lists={root / 'lists'}",
+            "-o", f"Dir::Cache={root / 'cache'}",
+        ]
+
+    def suites(self):
+        return [line for line in (self.root / "sources.list").read_text().splitlines()
+                if line.startswith("deb")]
+
+    def run(self, tool, args, cwd=None, log=None, timeout=1800):
+        cmd = [tool] + self.options + args
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        if log:
+            with open(log, "a") as out:
+                out.write(f"$ {shlex.join(cmd)}\n")
+                out.flush()
+                p = subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
+                                   env=env, timeout=timeout)
+            return p.returncode, ""
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env,
+                           timeout=timeout)
+        return p.returncode, p.stdout + p.stderr
+
+    def update(self, log):
+        rc, _ = self.run("apt-get", ["update"], log=log)
+        if rc:
+            fail_early(f"apt-get update with the private configuration failed (log {log}):\n"
+                       f"{tail(log)}")
+
+    def source_versions(self, name):
+        """The versions of a source package, newest first, and for each the
+        suites that list it."""
+        rc, out = self.run("apt-cache", ["madison", name])
+        versions = []
+        for line in out.splitlines():
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) == 3 and parts[0] == name and parts[2].endswith("Sources"):
+                versions.append((parts[1], parts[2]))
+        return versions
+
+    def fetch(self, name, dest, log):
+        """apt-get source NAME into dest; where the newest version's files are
+        missing (the security archive lists sources it does not serve), each
+        older version in turn, pinned NAME=VERSION. Returns (version, dir)."""
+        dest.mkdir(parents=True, exist_ok=True)
+        versions = self.source_versions(name)
+        if not versions:
+            raise RuntimeError(f"no source package '{name}' in {RELEASE}'s deb-src lists")
+        tried = []
+        seen = []
+        for version, where in versions:
+            if version in seen:
+                continue
+            seen.append(version)
+            spec = name if not tried else f"{name}={version}"
+            rc, _ = self.run("apt-get", ["source", "-q", spec], cwd=dest, log=log, timeout=900)
+            if rc == 0:
+                dirs = [d for d in dest.iterdir() if d.is_dir()]
+                if len(dirs) != 1:
+                    raise RuntimeError(f"apt-get source {spec} left {len(dirs)} folders in {dest}")
+                dsc = list(dest.glob("*.dsc"))
+                got = version
+                if dsc:
+                    m = re.search(r"^Version:\s*(\S+)", dsc[0].read_text(), re.M)
+                    got = m.group(1) if m else version
+                return got, dirs[0]
+            tried.append(f"{spec} ({where})")
+            for f in dest.iterdir():  # partial downloads of that version
+                if f.is_dir():
+                    shutil.rmtree(f)
+                else:
+                    f.unlink()
+        raise RuntimeError(f"apt-get source failed for {', '.join(tried)} (log {log})")
+
+    def build_dep(self, srcdir, log):
+        rc, _ = self.run("apt-get", ["build-dep", "--arch-only", "-y", "-q",
+                                     "--no-install-recommends", f"./{srcdir.name}"],
+                         cwd=srcdir.parent, log=log)
+        return rc == 0
+
+
+# ---- checks on a build
+
+ELF_MAGIC = b"\x7fELF"
+
+
+def text_digest(path):
+    """SHA-256 of the .text section of an ELF file, or None."""
+    with tempfile.NamedTemporaryFile(suffix=".text") as out:
+        p = subprocess.run(["objcopy", "-O", "binary", "--only-section=.text", str(path),
+                            out.name], capture_output=True)
+        if p.returncode:
+            return None
+        data = Path(out.name).read_bytes()
+    return hashlib.sha256(data).hexdigest() if data else None
+
+
+def shared_libraries(tree):
+    """{relative path: .text digest} of every shared library (not debug
+    files) in an extracted package tree."""
+    libs = {}
+    for p in sorted(tree.rglob("*.so*")):
+        if p.is_symlink() or not p.is_file() or "/usr/lib/debug/" in str(p):
+            continue
+        with open(p, "rb") as f:
+            if f.read(4) != ELF_MAGIC:
+                continue
+        d = text_digest(p)
+        if d:
+            libs[str(p.relative_to(tree))] = d
+    return libs
+
+
+def files_containing(roots, needle):
+    """Files under roots whose bytes contain needle (symlinks not followed)."""
+    hits = []
+    for root in roots:
+        paths = [root] if root.is_file() else root.rglob("*")
+        for p in paths:
+            if p.is_symlink() or not p.is_file():
+                continue
+            try:
+                with open(p, "rb") as f:
+                    prev = b""
+                    while True:
+                        chunk = f.read(1 << 20)
+                        if not chunk:
+                            break
+                        if needle in prev + chunk:
+                            hits.append(p)
+                            break
+                        prev = chunk[-len(needle):]
+            except OSError:
+                continue
+    return hits
+
+
+TEST_PATTERNS = [
+    # automake's test driver
+    (re.compile(r"^# TOTAL:\s+(\d+)", re.M), re.compile(r"^# (?:FAIL|ERROR):\s+([1-9]\d*)", re.M)),
+    # ctest
+    (re.compile(r"tests passed, \d+ tests failed out of (\d+)"),
+     re.compile(r"tests passed, ([1-9]\d*) tests failed out of")),
+]
+GCC_COMPILE = re.compile(
+    r"^(?:\S*/)?(?:x86_64-linux-gnu-)?(?:gcc|g\+\+|cc|c\+\+)(?:-1\d)?\s.*\s-c\s", re.M)
+
+
+def tests_run(log_text):
+    """How many tests the package ran, by its test drivers' summaries."""
+    total = 0
+    for count, _ in TEST_PATTERNS:
+        total += sum(int(n) for n in count.findall(log_text))
+    return total
+
+
+def failing_step(log_text):
+    """The step of dpkg-buildpackage that failed and, for tests, which."""
+    step = None
+    for m in re.finditer(r"^(dh_\w+|dpkg-\w+|debian/rules \S+): error: (.*)$", log_text, re.M):
+        step = m.group(1)
+    if step is None:
+        m = None
+        for m in re.finditer(r"^\s+(dh_\w+)\b", log_text, re.M):
+            pass
+        step = m.group(1) if m else "dpkg-buildpackage"
+    failed = re.findall(r"^FAIL: (\S+)", log_text, re.M)
+    failed += re.findall(r"^\s*\d+ - (\S+) \(Failed\)", log_text, re.M)
+    if failed:
+        step += f" ({', '.join(dict.fromkeys(failed))} failed)"
+    return step
+
+
+# ---- the run
+
+class Failure:
+    def __init__(self, package, version, step, seed, transforms, detail, log=None):
+        self.package, self.version, self.step, self.seed = package, version, step, seed
+        self.transforms, self.detail, self.log = transforms, detail, log
+
+    def line(self):
+        return (f"FAIL: {self.package} {self.version} step {self.step} seed {self.seed} "
+                f"transforms {self.transforms}: {self.detail}")
+
+
+class Runner:
+    def __init__(self, args, work, private):
+        self.args, self.work, self.private = args, work, private
+        bdir = build_dir()
+        self.divcc, self.divxx = str(bdir / "divcc"), str(bdir / "div++")
+        self.passed, self.failures, self.results = 0, [], []
+
+    def fail(self, *a, **kw):
+        f = Failure(*a, **kw)
+        self.failures.append(f)
+        say(f.line())
+        if f.log:
+            say(f"last lines of {f.log}:\n{tail(f.log)}")
+
+    def maint_options(self):
+        return "hardening=+all" + (" optimize=+lto" if self.args.lto else "")
+
+    def build_env(self, seed_file, entropy_log):
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("DEB_", "DIVCC_")) and k not in
+               ("CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS")}
+        # -gdwarf-4: Debian 12's dwz (dh_dwz) does not read the DWARF 5 that
+        # clang-19 writes by default; the code does not change.
+        extra = ["-gdwarf-4"]
+        if self.args.lto:
+            # What optimize=+lto adds, appended too: some debian/rules set
+            # DEB_BUILD_MAINT_OPTIONS themselves (libyaml, json-c).
+            extra += ["-flto=auto", "-ffat-lto-objects"]
+        env.update({
+            "CC": self.divcc, "CXX": self.divxx,
+            "DIVCC_SEED_FILE": str(seed_file),
+            "DIVCC_OPTIONS": f"-fdiversify={self.args.transforms}",
+            "DIVCC_ENTROPY_LOG": str(entropy_log),
+            "DEB_BUILD_MAINT_OPTIONS": self.maint_options(),
+            "DEB_BUILD_OPTIONS": f"parallel={self.args.jobs}",
+            "DEB_CFLAGS_APPEND": " ".join(extra),
+            "DEB_CXXFLAGS_APPEND": " ".join(extra),
+            "DEBIAN_FRONTEND": "noninteractive",
+            "LC_ALL": "C.UTF-8",
+        })
+        if self.args.lto:
+            env["DEB_LDFLAGS_APPEND"] = "-flto=auto -ffat-lto-objects"
+        return env
+
+    def package(self, pkg, apt):
+        name = pkg.name
+        t = time.monotonic()
+        logs = self.work / "logs"
+        logs.mkdir(exist_ok=True)
+        fetch_log = logs / f"{name}-fetch.log"
+        try:
+            version, src = apt.fetch(name, self.work / "src" / name, fetch_log)
+        except Exception as e:  # noqa: BLE001
+            self.fail(name, "-", "apt-get source", "-", self.args.transforms, str(e), fetch_log)
+            return
+        say(f"{name} {version}: sources ({fmt_time(time.monotonic() - t)})")
+        if self.args.no_build_deps:
+            say(f"{name}: build dependencies not installed (--no-build-deps)")
+        else:
+            t = time.monotonic()
+            dep_log = logs / f"{name}-build-dep.log"
+            if not apt.build_dep(src, dep_log):
+                self.fail(name, version, "apt-get build-dep", "-", self.args.transforms,
+                          "installing the build dependencies failed", dep_log)
+                return
+            say(f"{name}: build dependencies installed ({fmt_time(time.monotonic() - t)})")
+
+        digests = {}  # seed number -> {library: .text digest}
+        for i in range(1, self.args.seeds + 1):
+            digests[i] = self.build(pkg, version, src, i)
+        self.compare(pkg, version, digests)
+
+    def build(self, pkg, version, src, i):
+        name, seed_id = pkg.name, f"{i}"
+        tr = self.args.transforms
+        bdir = self.work / f"{name}-seed{i}"
+        shutil.rmtree(bdir, ignore_errors=True)
+        bdir.mkdir()
+        tree = bdir / src.name
+        subprocess.run(["cp", "-a", str(src), str(tree)], check=True)
+        # A fresh secret for this build, readable by this user alone, in a
+        # folder outside the build tree; never printed.
+        seed_file = self.private / f"seed-{name}-{i}"
+        fd = os.open(seed_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+        secret = seed_file.read_bytes()
+        entropy_log = self.private / f"entropy-{name}-{i}.jsonl"
+        log = bdir / "build.log"
+        cmd = ["dpkg-buildpackage", "-us", "-uc", "-B"]
+        say(f"{name} seed {seed_id}: dpkg-buildpackage -us -uc -B "
+            f"(CC=divcc CXX=div++ -fdiversify={tr}, {self.maint_options()})")
+        t = time.monotonic()
+        with open(log, "w") as out:
+            out.write(f"$ {shlex.join(cmd)}\n")
+            out.flush()
+            try:
+                p = subprocess.run(cmd, cwd=tree, stdout=out, stderr=subprocess.STDOUT,
+                                   env=self.build_env(seed_file, entropy_log),
+                                   timeout=self.args.timeout)
+                rc = p.returncode
+            except subprocess.TimeoutExpired:
+                rc = None
+        secs = time.monotonic() - t
+        text = log.read_text(errors="replace")
+        result = {"package": name, "version": version, "seed": i, "seconds": secs,
+                  "ok": False}
+        self.results.append(result)
+        libs = {}
+        try:
+            if rc is None:
+                self.fail(name, version, failing_step(text), seed_id, tr,
+                          f"timed out after {self.args.timeout}s", log)
+                return None
+            if rc != 0:
+                self.fail(name, version, failing_step(text), seed_id, tr,
+                          f"dpkg-buildpackage exit status {rc}", log)
+                return None
+            problems = []
+            n_tests = tests_run(text)
+            result["tests"] = n_tests
+            if n_tests == 0:
+                problems.append("no test summary in the build log: the package's tests "
+                                "did not run")
+            compiler = self.divxx if pkg.lang == "C++" else self.divcc
+            if compiler not in text and self.divcc not in text:
+                problems.append(f"the build log never names {compiler}")
+            gcc = GCC_COMPILE.findall(text)
+            if gcc:
+                problems.append(f"the build log shows {len(gcc)} compiles by gcc, not divcc: "
+                                f"the package hardcodes its compiler")
+            try:
+                compiles = len(entropy_log.read_text().splitlines())
+            except OSError:
+                compiles = 0
+            result["compiles"] = compiles
+            if compiles == 0:
+                problems.append("divcc diversified nothing (DIVCC_ENTROPY_LOG is empty)"
+                                + (f": {pkg.note}" if pkg.note else ""))
+            debs = sorted(bdir.glob("*.deb"))
+            if not debs:
+                problems.append("no .deb was built")
+            extracted = bdir / "debs"
+            for deb in debs:
+                (extracted / deb.stem).mkdir(parents=True)
+                subprocess.run(["dpkg-deb", "-x", str(deb), str(extracted / deb.stem)],
+                               check=True)
+                libs.update({f"{deb.name.split('_')[0]}:{k}": v
+                             for k, v in shared_libraries(extracted / deb.stem).items()})
+            result["libraries"] = len(libs)
+            leaks = files_containing([bdir], secret)
+            if leaks:
+                problems.append(f"the seed is in {len(leaks)} file(s) of the build: "
+                                + ", ".join(str(x.relative_to(bdir)) for x in leaks[:5]))
+            if problems:
+                step = "check" if not leaks else "seed secrecy"
+                for pr in problems:
+                    self.fail(name, version, step, seed_id, tr, pr, log)
+                return None
+            result["ok"] = True
+            say(f"{name} seed {seed_id}: built and tested ({fmt_time(secs)}): {n_tests} tests "
+                f"passed, {compiles} diversified compiles, {len(libs)} shared "
+                f"librar{'y' if len(libs) == 1 else 'ies'}, no seed in log, tree or .debs")
+            self.passed += 1
+            return libs
+        finally:
+            seed_file.unlink(missing_ok=True)
+            if result["ok"] and not self.args.keep:
+                shutil.rmtree(bdir, ignore_errors=True)
+
+    def compare(self, pkg, version, digests):
+        """Each shared library's .text differs between every two seeds."""
+        ok = {i: d for i, d in digests.items() if d}
+        if len(ok) < 2:
+            return
+        seeds = sorted(ok)
+        libs = sorted(set.intersection(*(set(ok[i]) for i in seeds)))
+        if not libs:
+            self.fail(pkg.name, version, "compare", "-", self.args.transforms,
+                      "no shared library in the built packages to compare")
+            return
+        same = []
+        for lib in libs:
+            for a in seeds:
+                for b in seeds:
+                    if a < b and ok[a][lib] == ok[b][lib]:
+                        same.append(f"{lib} (seeds {a} and {b})")
+        if same:
+            self.fail(pkg.name, version, "compare", "-", self.args.transforms,
+                      "same .text under two seeds: " + ", ".join(same))
+            return
+        self.passed += 1
+        say(f"{pkg.name}: .text of {', '.join(lib.split(':', 1)[1].rsplit('/', 1)[-1] for lib in libs)} "
+            f"differs between all {len(seeds)} seeds")
+
+
+def preflight(runner, args):
+    """divcc accepts every flag dpkg-buildflags gives (and the two that
+    Debian 13 adds), for C and C++, compiling and linking a shared library."""
+    env = dict(os.environ, DEB_BUILD_MAINT_OPTIONS=runner.maint_options())
+    for k in ("DEB_CFLAGS_APPEND", "DEB_CXXFLAGS_APPEND", "DEB_LDFLAGS_APPEND"):
+        env.pop(k, None)
+    flags = {}
+    for var in ("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS"):
+        p = subprocess.run(["dpkg-buildflags", "--get", var], capture_output=True, text=True,
+                           env=env)
+        if p.returncode:
+            fail_early(f"dpkg-buildflags --get {var} failed: {p.stderr.strip()}")
+        flags[var] = p.stdout.split()
+    more = ["-fstack-clash-protection", "-fcf-protection", "-gdwarf-4"]
+    d = runner.private
+    seed_file = d / "seed-preflight"
+    fd = os.open(seed_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(secrets.token_hex(32))
+    try:
+        for lang, cc, ext, var in (("C", runner.divcc, "c", "CFLAGS"),
+                                   ("C++", runner.divxx, "cpp", "CXXFLAGS")):
+            srcf = d / f"preflight.{ext}"
+            srcf.write_text("#include <stdio.h>\nint f(int x) { printf(\"%d\\n\", x); "
+                            "return x + 1; }\n")
+            cmd = ([cc, "-shared", "-fPIC"] + flags[var] + flags["CPPFLAGS"] + more
+                   + flags["LDFLAGS"] + [str(srcf), "-o", str(d / f"preflight-{ext}.so")])
+            p = subprocess.run(cmd, capture_output=True, text=True, cwd=d,
+                               env=dict(os.environ, DIVCC_SEED_FILE=str(seed_file)))
+            if p.returncode:
+                hint = (" (--lto needs divcc's LTO support)" if args.lto and "lto" in p.stderr
+                        else "")
+                fail_early(f"{Path(cc).name} refuses dpkg-buildflags' flags{hint}: "
+                           f"{shlex.join(cmd[1:])}:\n{p.stderr.strip()}")
+        say(f"divcc and div++ accept dpkg-buildflags' flags ({runner.maint_options()}): "
+            f"{' '.join(dict.fromkeys(flags['CFLAGS'] + flags['CPPFLAGS'] + flags['LDFLAGS']))}"
+            f" and {' '.join(more)}")
+    finally:
+        seed_file.unlink(missing_ok=True)
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--package", action="append", metavar="NAME",
+                    help=f"a source package to rebuild (repeatable): "
+                         f"{', '.join(p.name for p in PACKAGES)} (default: "
+                         f"{', '.join(p.name for p in PACKAGES if p.ci)}; with --full, "
+                         f"{', '.join(p.name for p in PACKAGES if p.full)})")
+    ap.add_argument("--full", action="store_true",
+                    help="every package that can be built with divcc, 2 seeds each")
+    ap.add_argument("--seeds", type=int, metavar="N",
+                    help="builds per package, each with a fresh secret seed (default 2)")
+    ap.add_argument("--transforms", default="all", metavar="LIST",
+                    help="the -fdiversify=LIST of every build, through DIVCC_OPTIONS "
+                         "(default: %(default)s)")
+    ap.add_argument("--lto", action="store_true",
+                    help="also optimize=+lto (-flto=auto -ffat-lto-objects); needs divcc's "
+                         "LTO support")
+    ap.add_argument("-j", "--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
+                    help="DEB_BUILD_OPTIONS=parallel=N (default: %(default)s)")
+    ap.add_argument("--timeout", type=int, default=3600, metavar="S",
+                    help="seconds one dpkg-buildpackage may take (default: %(default)s)")
+    ap.add_argument("--no-build-deps", action="store_true",
+                    help="do not install build dependencies (they are there already; "
+                         "lets a non-root user run)")
+    ap.add_argument("--keep", action="store_true", help="keep every build folder")
+    ap.add_argument("--work-dir", metavar="DIR",
+                    help="where to fetch and build (default: a new folder in $TMPDIR, removed "
+                         "unless something failed)")
+    ap.add_argument("--list", action="store_true", help="list the packages and exit")
+    args = ap.parse_args()
+    if args.list:
+        for p in PACKAGES:
+            tags = [t for t, on in (("CI", p.ci), ("full", p.full)) if on]
+            print(f"{p.name} ({p.lang}{', ' + ', '.join(tags) if tags else ''}): {p.description}")
+        sys.exit(0)
+    for n in args.package or []:
+        if n not in BY_NAME:
+            ap.error(f"unknown package '{n}' (known: {', '.join(BY_NAME)})")
+    names = args.package or [p.name for p in PACKAGES if (p.full if args.full else p.ci)]
+    args.packages = [BY_NAME[n] for n in dict.fromkeys(names)]
+    if args.seeds is None:
+        args.seeds = 2
+    if args.seeds < 1:
+        ap.error("--seeds must be at least 1")
+    if args.jobs < 1:
+        ap.error("-j must be at least 1")
+    if not re.fullmatch(r"[a-z,]+", args.transforms):
+        ap.error(f"--transforms: '{args.transforms}' is not a comma-separated list of names")
+    return args
+
+
+def main():
+    args = parse_args()
+    for tool in ("divcc", "div++"):
+        if not (build_dir() / tool).exists():
+            fail_early(f"{build_dir() / tool} is missing: build divcc first "
+                       f"(./scripts/build.sh) or set DIVCC_BUILD_DIR")
+    for tool in ("apt-get", "apt-cache", "dpkg-buildpackage", "dpkg-buildflags", "dpkg-deb",
+                 "dpkg-source", "objcopy"):
+        if shutil.which(tool) is None:
+            fail_early(f"'{tool}' is not installed (scripts/install-deps.sh installs dpkg-dev "
+                       f"and binutils)")
+    if os.geteuid() != 0 and not args.no_build_deps:
+        fail_early("installing build dependencies (apt-get build-dep) needs root; run as "
+                   "root, or install them yourself and pass --no-build-deps")
+    if "nocheck" in os.environ.get("DEB_BUILD_OPTIONS", ""):
+        say("DEB_BUILD_OPTIONS has nocheck: ignored, the packages' tests always run")
+
+    if args.work_dir:
+        work = Path(args.work_dir).resolve()
+        work.mkdir(parents=True, exist_ok=True)
+    else:
+        work = Path(tempfile.mkdtemp(prefix="divcc-debian-"))
+    # apt's download sandbox (user _apt) must reach the source folders.
+    os.chmod(work, 0o755)
+    private = Path(tempfile.mkdtemp(prefix="divcc-debian-seeds-"))  # 0700
+    mode = "full" if args.full else "CI"
+    say(f"debian ({mode} mode): {', '.join(p.name for p in args.packages)}; {args.seeds} "
+        f"seed(s) each; -fdiversify={args.transforms}; {'LTO; ' if args.lto else ''}"
+        f"parallel={args.jobs}; divcc {build_dir()}; in {work}")
+    runner = Runner(args, work, private)
+    try:
+        preflight(runner, args)
+        apt = Apt(work / "apt")
+        (work / "logs").mkdir(exist_ok=True)
+        t = time.monotonic()
+        apt.update(work / "logs" / "apt-update.log")
+        say(f"private APT configuration {apt.root}: {len(apt.suites())} lines "
+            f"(deb and deb-src), lists updated ({fmt_time(time.monotonic() - t)})")
+        for pkg in args.packages:
+            runner.package(pkg, apt)
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
+
+    elapsed = time.monotonic() - START
+    print()
+    for r in runner.results:
+        state = "passed" if r["ok"] else "FAILED"
+        extra = (f", {r.get('tests', 0)} tests, {r.get('compiles', 0)} compiles"
+                 if r["ok"] else "")
+        print(f"  {r['package']} {r['version']} seed {r['seed']}: {state} "
+              f"({fmt_time(r['seconds'])}{extra})")
+    for f in runner.failures:
+        print(f.line())
+        if f.log:
+            print(f"  log: {f.log}")
+    if runner.failures or args.keep:
+        print(f"build folders kept in {work}")
+    elif args.work_dir:
+        for d in list(work.iterdir()):
+            if d.name in ("src", "logs", "apt") or d.name.endswith(
+                    tuple(f"-seed{i}" for i in range(1, args.seeds + 1))):
+                shutil.rmtree(d, ignore_errors=True)
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"debian ({mode} mode) took {fmt_time(elapsed)}")
+    print(f"debian: {runner.passed} passed, {len(runner.failures)} failed")
+    sys.exit(1 if runner.failures else 0)
+
+
+if __name__ == "__main__":
+    main()
