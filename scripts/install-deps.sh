@@ -30,6 +30,10 @@ packages=(
   strace
   # bench/compile_time.py --instructions counts instructions with callgrind
   valgrind
+  # tests/debian/rebuild.py: dpkg-buildpackage, dpkg-source (apt-get source)
+  # and dpkg-buildflags rebuild Debian source packages with divcc; fakeroot
+  # for builds by a user other than root
+  dpkg-dev fakeroot
   # AArch64: Debian's cross C and C++ libraries to link against, and
   # qemu-user to run the results (tests/e2e/aarch64.py, tests/lit/aarch64/)
   libc6-dev-arm64-cross libgcc-12-dev-arm64-cross libstdc++-12-dev-arm64-cross
