@@ -665,11 +665,16 @@ def main():
         f"parallel={args.jobs}; divcc {build_dir()}; in {work}")
     runner = Runner(args, work, private)
     try:
-        preflight(runner, args)
-        apt = Apt(work / "apt")
-        (work / "logs").mkdir(exist_ok=True)
-        t = time.monotonic()
-        apt.update(work / "logs" / "apt-update.log")
+        try:
+            preflight(runner, args)
+            apt = Apt(work / "apt")
+            (work / "logs").mkdir(exist_ok=True)
+            t = time.monotonic()
+            apt.update(work / "logs" / "apt-update.log")
+        except SystemExit:
+            if not args.work_dir:  # nothing built yet: leave nothing behind
+                shutil.rmtree(work, ignore_errors=True)
+            raise
         say(f"private APT configuration {apt.root}: {len(apt.suites())} lines "
             f"(deb and deb-src), lists updated ({fmt_time(time.monotonic() - t)})")
         for pkg in args.packages:
