@@ -52,9 +52,12 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/ObjCARC.h"
+
+#include <csignal>
 
 using namespace llvm;
 
@@ -288,17 +291,26 @@ int runCodeGen(const CodeGenJob &Job, const Config &Cfg) {
       errs() << "divcc: error: the target cannot emit this file type\n";
       return 1;
     }
+    if (Cfg.DebugCrash) {
+      PrettyStackTraceString Crashing("divcc code generator crashing on "
+                                      "purpose (-fdiversify-debug-crash)");
+      ::raise(SIGSEGV);
+    }
     PM.run(M);
   }
   if (Handler.HadError)
     return 1;
 
-  for (AtomicOutput *O : {&*Out, DwoOut ? &*DwoOut : nullptr}) {
+  // Write errors, a full disk among them, surface here: name the file.
+  std::pair<AtomicOutput *, StringRef> Outputs[] = {
+      {&*Out, Job.OutputPath},
+      {DwoOut ? &*DwoOut : nullptr, CGO.SplitDwarfOutput}};
+  for (auto [O, Path] : Outputs) {
     if (!O)
       continue;
     if (Error E = O->commit()) {
-      errs() << "divcc: error: cannot write output: " << toString(std::move(E))
-             << '\n';
+      errs() << "divcc: error: cannot write '" << Path
+             << "': " << toString(std::move(E)) << '\n';
       return 1;
     }
   }

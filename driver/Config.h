@@ -65,6 +65,10 @@ struct Config {
   /// DIVCC_CACHE_DIR / DIVCC_CACHE_SIZE: the front-end cache, if enabled.
   std::optional<CacheSettings> Cache;
 
+  /// -fdiversify-debug-crash (hidden): the code generator crashes on
+  /// purpose, so that tests can see what a crash shows and leaves behind.
+  bool DebugCrash = false;
+
   bool diversifying() const { return !Transformations.empty(); }
 };
 

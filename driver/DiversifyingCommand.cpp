@@ -21,6 +21,7 @@
 #include "driver/InProcessCc1.h"
 #include "support/AtomicOutput.h"
 
+#include "clang/Basic/Version.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -149,17 +150,26 @@ int DiversifyingCommand::runCachedFrontend(FrontendCache &Cache,
   const auto &Args = getArguments();
   std::optional<Sha256Digest> Key;
   if (PreprocessedOk) {
+    // The libraries run the front end and the optimizer: an upgrade of
+    // either is a new compiler, even if no executable changed.
     static const std::string Identity =
         executableIdentity(clangExecutable()) + "\n" +
-        executableIdentity(sys::fs::getMainExecutable(nullptr, nullptr));
+        executableIdentity(sys::fs::getMainExecutable(nullptr, nullptr)) +
+        "\n" +
+        loadedCodeIdentity(
+            reinterpret_cast<const void *>(&clang::getClangFullVersion)) +
+        "\n" +
+        loadedCodeIdentity(
+            reinterpret_cast<const void *>(&sys::fs::getMainExecutable));
     Key = frontendCacheKey(Identity, ArrayRef(Args).drop_front(),
                            readFile(Preprocessed.Path));
     if (std::optional<CacheEntry> Hit = Cache.lookup(*Key)) {
       errs() << Hit->Diagnostics;
       if (Error E = writeFileAtomically(BitcodePath, Hit->Bitcode)) {
-        if (ErrMsg)
-          *ErrMsg = toString(std::move(E));
-        return -1;
+        // Reported here, as the front end reports its own errors (status 1).
+        errs() << "divcc: error: cannot write '" << BitcodePath
+               << "': " << toString(std::move(E)) << "\n";
+        return 1;
       }
       return 0;
     }
@@ -185,6 +195,8 @@ int DiversifyingCommand::runCachedFrontend(FrontendCache &Cache,
 int DiversifyingCommand::Execute(ArrayRef<std::optional<StringRef>> Redirects,
                                  std::string *ErrMsg,
                                  bool *ExecutionFailed) const {
+  if (ExecutionFailed)
+    *ExecutionFailed = false; // nothing to start; clang leaves it unset
   SmallString<128> BitcodePath;
   if (std::error_code EC =
           sys::fs::createTemporaryFile("divcc", "bc", BitcodePath)) {
@@ -210,7 +222,9 @@ int DiversifyingCommand::Execute(ArrayRef<std::optional<StringRef>> Redirects,
   }
 
   SmallVector<const char *, 128> Cc1Args(Args.begin() + 1, Args.end());
-  return runCodeGen({Cc1Args, BitcodePath, OutputPath, EmitAssembly}, Cfg);
+  return runRecoverably([&] {
+    return runCodeGen({Cc1Args, BitcodePath, OutputPath, EmitAssembly}, Cfg);
+  });
 }
 
 } // namespace divcc

@@ -31,6 +31,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/Timer.h"
@@ -172,32 +173,59 @@ int runCc1(ArrayRef<const char *> Cc1Args) {
 
 } // namespace
 
-int runCc1InProcess(ArrayRef<const char *> Args,
-                    ArrayRef<std::optional<StringRef>> Redirects) {
-  RedirectedStreams Streams;
-  if (Error E = Streams.redirect(Redirects)) {
-    errs() << "divcc: error: cannot redirect the front end's output: "
-           << toString(std::move(E)) << '\n';
-    return 1;
-  }
+/// Set once a job crashed. What a crashed job leaves behind (timers and
+/// other objects on stack frames that are gone, still listed in LLVM's
+/// global registries) is not safe for the next front end to touch, so the
+/// front ends of later jobs run in processes of their own, as they do in
+/// clang whenever a compilation has several jobs.
+static bool EarlierJobCrashed = false;
 
-  // Like clang's integrated cc1: a crash in the front end is caught, its
-  // stack trace printed, and the job fails.
+int runRecoverably(function_ref<int()> Job) {
   CrashRecoveryContext::Enable();
   CrashRecoveryContext CRC;
   CRC.DumpStackAndCleanupOnFailure = true;
   const void *PrettyState = SavePrettyStackState();
   int Result = 1;
-  if (!CRC.RunSafely([&] { Result = runCc1(Args.drop_front()); })) {
+  if (!CRC.RunSafely([&] { Result = Job(); })) {
     RestorePrettyStackState(PrettyState);
     remove_fatal_error_handler(); // its scope was left by a jump
     // As clang's driver does: the crashed job's timers were on stack frames
     // that are gone, so LLVM's default timer group must never be touched
     // again (not even at shutdown).
     BuryPointer(TimerGroup::aquireDefaultGroup());
+    EarlierJobCrashed = true;
     return CRC.RetCode ? CRC.RetCode : 1;
   }
   return Result;
+}
+
+/// Runs the -cc1 command line \p Args in a clang process of its own.
+static int runCc1InChild(ArrayRef<const char *> Args,
+                         ArrayRef<std::optional<StringRef>> Redirects) {
+  SmallVector<StringRef, 64> Argv = {clangExecutable()};
+  Argv.append(Args.begin(), Args.end());
+  std::string Message;
+  bool Failed = false;
+  int Code = sys::ExecuteAndWait(clangExecutable(), Argv, std::nullopt,
+                                 Redirects, 0, 0, &Message, &Failed);
+  if (Failed || Code < 0) {
+    errs() << "divcc: error: cannot run the front end: " << Message << '\n';
+    return 1;
+  }
+  return Code;
+}
+
+int runCc1InProcess(ArrayRef<const char *> Args,
+                    ArrayRef<std::optional<StringRef>> Redirects) {
+  if (EarlierJobCrashed)
+    return runCc1InChild(Args, Redirects);
+  RedirectedStreams Streams;
+  if (Error E = Streams.redirect(Redirects)) {
+    errs() << "divcc: error: cannot redirect the front end's output: "
+           << toString(std::move(E)) << '\n';
+    return 1;
+  }
+  return runRecoverably([&] { return runCc1(Args.drop_front()); });
 }
 
 /// --print-supported-cpus and its kin make cc1 print what the target offers

@@ -13,6 +13,7 @@
 #define DIVCC_DRIVER_INPROCESSCC1_H
 
 #include "clang/Driver/Job.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 namespace divcc {
 
@@ -26,6 +27,12 @@ bool isCc1(const clang::driver::Command &Cmd);
 /// a crash in the front end is reported and returns non-zero.
 int runCc1InProcess(llvm::ArrayRef<const char *> Args,
                     llvm::ArrayRef<std::optional<llvm::StringRef>> Redirects);
+
+/// Runs \p Job as a job of its own: a crash (a signal, or an LLVM fatal
+/// error that exits) is caught, its stack trace printed -- the command line
+/// in it with secrets masked -- and returned as a failure instead of ending
+/// divcc, as clang's integrated cc1 does.
+int runRecoverably(llvm::function_ref<int()> Job);
 
 /// A -cc1 job that does not generate code (preprocessing, syntax checks,
 /// emitting IR): the same arguments, run in this process.

@@ -9,16 +9,18 @@
 // condensed into the master key; it is never echoed, not even in errors.
 //
 // DIVCC_OPTIONS holds more of divcc's own options, read after the command
-// line so that they win: a tool (divtool test) or a user changes what every
-// divcc of a build does without editing the build. Seeds are not accepted
-// there (an environment is easily seen and inherited; DIVCC_SEED_FILE names
-// a seed file).
+// line so that they win: a tool (divtool test, divtool population) or a
+// user changes what every divcc of a build does without editing the build,
+// and no wrapper that filters flags (libtool) can drop them. A seed file may
+// be named there; a secret itself may not (an environment is easily seen
+// and inherited).
 //
 //===----------------------------------------------------------------------===//
 
 #include "driver/Options.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 
@@ -41,7 +43,7 @@ using Handler = Error (*)(OptionState &, StringRef Value, StringRef Spelling);
 struct OptionInfo {
   const char *Spelling; // "-fname" or "-fname=" (then it takes a value)
   const char *MetaVar;
-  const char *Help;
+  const char *Help; // null: hidden from --help (debugging aids)
   Handler Handle;
 };
 
@@ -292,6 +294,11 @@ const OptionInfo Options[] = {
      "Diversify with the transformations in LIST (comma-separated names, "
      "'default' or 'all')",
      setTransformations},
+    {"-fdiversify-debug-crash", "", nullptr,
+     [](OptionState &S, StringRef, StringRef) -> Error {
+       S.Result.Cfg.DebugCrash = true;
+       return Error::success();
+     }},
     {"-fno-diversify", "", "Do not diversify: generate exactly clang's code",
      [](OptionState &S, StringRef, StringRef) -> Error {
        S.Result.Cfg.Transformations = TransformationSet();
@@ -329,10 +336,12 @@ const OptionInfo *findOption(StringRef Arg, StringRef &Value) {
   return nullptr;
 }
 
-bool isSeedOption(const OptionInfo &O) {
-  StringRef Spelling = O.Spelling;
-  return Spelling == "-frandom-seed=" || Spelling == "-fdiversify-seed-file=" ||
-         Spelling == "-fdiversify-key=";
+/// The options whose value is the secret itself.
+constexpr StringLiteral SecretSpellings[] = {"-frandom-seed=",
+                                             "-fdiversify-key="};
+
+bool holdsSecret(StringRef Spelling) {
+  return is_contained(SecretSpellings, Spelling);
 }
 
 /// Applies the options of DIVCC_OPTIONS after the command line's.
@@ -345,13 +354,16 @@ Error applyEnvironmentOptions(OptionState &S) {
                                "'" + Word +
                                    "' in DIVCC_OPTIONS is not a divcc option "
                                    "(clang's options go on the command line)");
-    // The value would be a secret: the message does not repeat it.
-    if (isSeedOption(*O))
+    // An environment is inherited by every child and easily seen: a secret
+    // has no place there (a seed file's name has). The message does not
+    // repeat the value.
+    if (holdsSecret(O->Spelling))
       return createStringError(inconvertibleErrorCode(),
                                "'" + Twine(O->Spelling) +
                                    "' is not accepted in DIVCC_OPTIONS: give "
-                                   "seeds on the command line or name a seed "
-                                   "file in DIVCC_SEED_FILE");
+                                   "the seed on the command line or name a "
+                                   "seed file with -fdiversify-seed-file= "
+                                   "or DIVCC_SEED_FILE");
     if (Error E = O->Handle(S, Value, O->Spelling))
       return createStringError(inconvertibleErrorCode(),
                                toString(std::move(E)) + " (in DIVCC_OPTIONS)");
@@ -360,6 +372,27 @@ Error applyEnvironmentOptions(OptionState &S) {
 }
 
 } // namespace
+
+bool isSeedOption(StringRef Arg) {
+  return Arg.starts_with("-fdiversify-seed-file=") ||
+         any_of(SecretSpellings,
+                [&](StringRef Spelling) { return Arg.starts_with(Spelling); });
+}
+
+std::string redactSecret(StringRef Arg) {
+  for (StringRef Spelling : SecretSpellings)
+    if (Arg.starts_with(Spelling))
+      return (Spelling + "<secret>").str();
+  return Arg.str();
+}
+
+Error expandResponseFiles(SmallVectorImpl<const char *> &Args,
+                          BumpPtrAllocator &Storage) {
+  // As clang's driver: GNU quoting, nested files relative to the working
+  // directory, and an @FILE that names no file is left as an argument.
+  cl::ExpansionContext Expansion(Storage, cl::TokenizeGNUCommandLine);
+  return Expansion.expandResponseFiles(Args);
+}
 
 std::vector<std::string> environmentOptions() {
   std::vector<std::string> Words;
@@ -475,6 +508,8 @@ std::string helpText(StringRef Prog) {
         "All options of clang-19 are accepted and mean what they mean to "
         "clang\n(see 'clang-19 --help'). divcc's own options:\n\n";
   for (const OptionInfo &O : Options) {
+    if (!O.Help)
+      continue;
     std::string Flag = std::string(O.Spelling) + O.MetaVar;
     OS << "  " << left_justify(Flag, 34) << ' ' << O.Help << '\n';
   }
@@ -491,7 +526,8 @@ std::string helpText(StringRef Prog) {
         "each compile\nthrough COMMAND (e.g. distcc) with a key derived from "
         "the seed, never the seed;\nDIVCC_CACHE_DIR, DIVCC_CACHE_SIZE: the "
         "front-end cache; DIVCC_OPTIONS: more of\ndivcc's own options "
-        "(not seeds), applied after the command line's.\n";
+        "(a seed file, not a seed), applied after the command line's.\n"
+        "\nArguments may come from response files (@FILE), as in clang.\n";
   return Out;
 }
 

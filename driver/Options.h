@@ -6,6 +6,8 @@
 #include "driver/Config.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Allocator.h"
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -33,6 +35,20 @@ std::vector<std::string> environmentOptions();
 /// Loads the secret named in \p Cfg (or draws a fresh one) into Cfg.Key.
 /// With no seed and nothing to diversify, Cfg.Key stays empty.
 llvm::Error loadMasterKey(Config &Cfg, llvm::StringRef InlineSecret);
+
+/// Whether \p Arg is one of the options that say where the seed comes from
+/// (-frandom-seed=, -fdiversify-seed-file=, -fdiversify-key=).
+bool isSeedOption(llvm::StringRef Arg);
+
+/// \p Arg as it may be shown to anyone: the value of an option that holds a
+/// secret (-frandom-seed=, -fdiversify-key=) becomes "<secret>".
+std::string redactSecret(llvm::StringRef Arg);
+
+/// Replaces each `@FILE` argument of \p Args by the arguments FILE holds,
+/// recursively, quoted and escaped as GCC and clang read them. Expanded
+/// strings live in \p Storage.
+llvm::Error expandResponseFiles(llvm::SmallVectorImpl<const char *> &Args,
+                                llvm::BumpPtrAllocator &Storage);
 
 /// The text of `divcc --help`.
 std::string helpText(llvm::StringRef ProgramName);

@@ -36,12 +36,6 @@ using namespace llvm;
 
 namespace divcc {
 
-static bool isSeedOption(StringRef A) {
-  return A.starts_with("-frandom-seed=") ||
-         A.starts_with("-fdiversify-seed-file=") ||
-         A.starts_with("-fdiversify-key=");
-}
-
 /// Whether the invocation compiles without linking: what distcc hands out.
 static bool compilesOnly(ArrayRef<const char *> Args) {
   bool Compiles = false;
@@ -80,9 +74,11 @@ std::optional<int> runThroughPrefix(ArrayRef<const char *> Argv,
       Command.push_back(A);
   // A compile host does not get this environment: DIVCC_OPTIONS goes on the
   // command line, after the rest, where it wins as it does here.
+  // A seed file named there stays here: the key replaces it.
   std::vector<std::string> EnvironmentOptions = environmentOptions();
-  Command.insert(Command.end(), EnvironmentOptions.begin(),
-                 EnvironmentOptions.end());
+  for (const std::string &Option : EnvironmentOptions)
+    if (!isSeedOption(Option))
+      Command.push_back(Option);
   Command.push_back(KeyArg);
 
   std::vector<std::string> Env = environmentWith(

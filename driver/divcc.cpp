@@ -29,6 +29,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -80,8 +81,15 @@ int runDriver(int Argc, const char **Argv) {
   ProgramName = sys::path::filename(Argv[0]);
   bool CPlusPlus = ProgramName.contains("++");
 
+  // Build systems put long command lines into response files; whatever
+  // they hold, seeds included, counts as if it were on the command line.
+  BumpPtrAllocator ResponseFileStorage;
+  SmallVector<const char *, 64> Args(Argv, Argv + Argc);
+  if (Error E = expandResponseFiles(Args, ResponseFileStorage))
+    fail(toString(std::move(E)));
+
   Expected<ParsedCommandLine> Parsed =
-      parseCommandLine(ArrayRef(Argv + 1, Argv + Argc));
+      parseCommandLine(ArrayRef(Args).drop_front());
   if (!Parsed)
     fail(toString(Parsed.takeError()));
   Config &Cfg = Parsed->Cfg;
@@ -91,9 +99,9 @@ int runDriver(int Argc, const char **Argv) {
     return 0;
   }
 
-  if (std::optional<int> Code = runThroughPrefix(ArrayRef(Argv, Argc), Cfg))
+  if (std::optional<int> Code = runThroughPrefix(Args, Cfg))
     return *Code;
-  if (Error E = checkSeedUnderDistcc(ArrayRef(Argv, Argc), Cfg))
+  if (Error E = checkSeedUnderDistcc(Args, Cfg))
     fail(toString(std::move(E)));
 
   InitializeAllTargets();
@@ -176,6 +184,19 @@ int runDriver(int Argc, const char **Argv) {
 
 int main(int Argc, const char **Argv) {
   clang::noteBottomOfStack(); // the front end runs here and checks its stack
-  InitLLVM X(Argc, Argv);
+  // LLVM's crash handler prints the command line it was given first: it
+  // gets one whose secrets are masked.
+  std::vector<std::string> Shown;
+  for (const char *Arg : ArrayRef(Argv, Argc))
+    Shown.push_back(divcc::redactSecret(Arg));
+  std::vector<const char *> ShownArgv;
+  for (const std::string &Arg : Shown)
+    ShownArgv.push_back(Arg.c_str());
+  int ShownArgc = Argc;
+  const char **ShownArgvData = ShownArgv.data();
+  InitLLVM X(ShownArgc, ShownArgvData);
+  setBugReportMsg("PLEASE report this crash of divcc with the stack dump "
+                  "below (its secrets are masked) and the preprocessed "
+                  "source (divcc -E with the same options).\n");
   return divcc::runDriver(Argc, Argv);
 }
