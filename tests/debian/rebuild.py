@@ -26,6 +26,7 @@ LTO support; a divcc that refuses -flto is reported before any build.
 """
 
 import argparse
+import functools
 import hashlib
 import os
 import re
@@ -47,14 +48,19 @@ RELEASE = "bookworm"
 
 
 class Package:
-    def __init__(self, name, lang, description, ci=False, full=True, note=None):
+    def __init__(self, name, lang, description, ci=False, full=True, note=None, cflags=()):
         self.name, self.lang, self.description = name, lang, description
         self.ci, self.full, self.note = ci, full, note
+        self.cflags = list(cflags)  # appended to CFLAGS and CXXFLAGS, with the reason
 
 
 PACKAGES = [
     Package("libyaml", "C", "YAML parser (autotools): libyaml-0.so, make check", ci=True),
-    Package("json-c", "C", "JSON library (CMake): libjson-c.so, ctest"),
+    # json-c builds with -Werror -Wstrict-prototypes; clang-19, unlike
+    # gcc-12, also flags a definition `f()` that follows a prototype
+    # (json_util.c:63), so plain clang-19 fails the same way.
+    Package("json-c", "C", "JSON library (CMake): libjson-c.so, ctest",
+            cflags=["-Wno-error=strict-prototypes"]),
     Package("libpng1.6", "C", "PNG library (autotools): libpng16.so, make check"),
     Package("libsodium", "C", "crypto library (autotools, some assembly): libsodium.so, "
             "make check"),
@@ -208,13 +214,14 @@ class Apt:
         versions = self.source_versions(name)
         if not versions:
             raise RuntimeError(f"no source package '{name}' in {RELEASE}'s deb-src lists")
+        where = {}
+        for version, suite in versions:
+            where.setdefault(version, suite)
+        order = sorted(where, key=functools.cmp_to_key(compare_versions), reverse=True)
+        # apt-get's own choice (the newest) first, then each older one pinned.
         tried = []
-        seen = []
-        for version, where in versions:
-            if version in seen:
-                continue
-            seen.append(version)
-            spec = name if not tried else f"{name}={version}"
+        for k, version in enumerate(order):
+            spec = name if k == 0 else f"{name}={version}"
             rc, _ = self.run("apt-get", ["source", "-q", spec], cwd=dest, log=log, timeout=900)
             if rc == 0:
                 dirs = [d for d in dest.iterdir() if d.is_dir()]
@@ -226,7 +233,7 @@ class Apt:
                     m = re.search(r"^Version:\s*(\S+)", dsc[0].read_text(), re.M)
                     got = m.group(1) if m else version
                 return got, dirs[0]
-            tried.append(f"{spec} ({where})")
+            tried.append(f"{spec} ({version}, {where[version]})")
             for f in dest.iterdir():  # partial downloads of that version
                 if f.is_dir():
                     shutil.rmtree(f)
@@ -239,6 +246,14 @@ class Apt:
                                      "--no-install-recommends", f"./{srcdir.name}"],
                          cwd=srcdir.parent, log=log)
         return rc == 0
+
+
+def compare_versions(a, b):
+    """Debian version order, by dpkg."""
+    if a == b:
+        return 0
+    lt = subprocess.run(["dpkg", "--compare-versions", a, "lt", b]).returncode == 0
+    return -1 if lt else 1
 
 
 # ---- checks on a build
@@ -333,6 +348,19 @@ def failing_step(log_text):
     return step
 
 
+def compiler_identity():
+    """What would tell that divcc was rebuilt: each file's inode, size and
+    modification time."""
+    ident = []
+    for tool in ("divcc", "div++"):
+        try:
+            st = (build_dir() / tool).stat()
+            ident.append((st.st_ino, st.st_size, st.st_mtime_ns))
+        except OSError:
+            ident.append(None)
+    return ident
+
+
 # ---- the run
 
 class Failure:
@@ -362,13 +390,13 @@ class Runner:
     def maint_options(self):
         return "hardening=+all" + (" optimize=+lto" if self.args.lto else "")
 
-    def build_env(self, seed_file, entropy_log):
+    def build_env(self, pkg, seed_file, entropy_log):
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("DEB_", "DIVCC_")) and k not in
                ("CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS")}
         # -gdwarf-4: Debian 12's dwz (dh_dwz) does not read the DWARF 5 that
         # clang-19 writes by default; the code does not change.
-        extra = ["-gdwarf-4"]
+        extra = ["-gdwarf-4"] + pkg.cflags
         if self.args.lto:
             # What optimize=+lto adds, appended too: some debian/rules set
             # DEB_BUILD_MAINT_OPTIONS themselves (libyaml, json-c).
@@ -437,18 +465,21 @@ class Runner:
         cmd = ["dpkg-buildpackage", "-us", "-uc", "-B"]
         say(f"{name} seed {seed_id}: dpkg-buildpackage -us -uc -B "
             f"(CC=divcc CXX=div++ -fdiversify={tr}, {self.maint_options()})")
+        before = compiler_identity()
         t = time.monotonic()
         with open(log, "w") as out:
             out.write(f"$ {shlex.join(cmd)}\n")
             out.flush()
             try:
                 p = subprocess.run(cmd, cwd=tree, stdout=out, stderr=subprocess.STDOUT,
-                                   env=self.build_env(seed_file, entropy_log),
+                                   env=self.build_env(pkg, seed_file, entropy_log),
                                    timeout=self.args.timeout)
                 rc = p.returncode
             except subprocess.TimeoutExpired:
                 rc = None
         secs = time.monotonic() - t
+        replaced = ("; divcc's files changed during this build (rebuilt meanwhile?): run again"
+                    if compiler_identity() != before else "")
         text = log.read_text(errors="replace")
         result = {"package": name, "version": version, "seed": i, "seconds": secs,
                   "ok": False}
@@ -457,11 +488,11 @@ class Runner:
         try:
             if rc is None:
                 self.fail(name, version, failing_step(text), seed_id, tr,
-                          f"timed out after {self.args.timeout}s", log)
+                          f"timed out after {self.args.timeout}s{replaced}", log)
                 return None
             if rc != 0:
                 self.fail(name, version, failing_step(text), seed_id, tr,
-                          f"dpkg-buildpackage exit status {rc}", log)
+                          f"dpkg-buildpackage exit status {rc}{replaced}", log)
                 return None
             problems = []
             n_tests = tests_run(text)
@@ -502,7 +533,7 @@ class Runner:
             if problems:
                 step = "check" if not leaks else "seed secrecy"
                 for pr in problems:
-                    self.fail(name, version, step, seed_id, tr, pr, log)
+                    self.fail(name, version, step, seed_id, tr, pr + replaced, log)
                 return None
             result["ok"] = True
             say(f"{name} seed {seed_id}: built and tested ({fmt_time(secs)}): {n_tests} tests "
