@@ -20,7 +20,10 @@ using namespace llvm;
 namespace divcc {
 
 static const char RegistryFormat[] = "divtool population registry";
-static const char SchemaVersion[] = "1";
+// Version 2 added variants.debug_info; a version 1 registry is read as one
+// whose variants kept no debug information, and upgraded when written.
+static const char SchemaVersion[] = "2";
+static const char SchemaVersion1[] = "1";
 
 Key256 variantSeed(const MasterKey &Key, StringRef Id) {
   return Key.streamKey({"population", "variant", Id});
@@ -158,7 +161,7 @@ Error Registry::exec(StringRef Sql) {
 }
 
 Registry::Registry(Registry &&Other)
-    : Path(std::move(Other.Path)), Db(Other.Db) {
+    : Path(std::move(Other.Path)), Db(Other.Db), DebugColumn(Other.DebugColumn) {
   Other.Db = nullptr;
 }
 
@@ -193,6 +196,19 @@ Expected<Registry> Registry::open(StringRef Path, StringRef KeyId, bool Write) {
     return E;
   if (Error E = R.check(KeyId))
     return E;
+  if (!R.DebugColumn && Write) {
+    Transaction T(R.Db);
+    if (T.begin() != SQLITE_OK)
+      return R.fail("cannot start a transaction");
+    if (Error E = R.exec("ALTER TABLE variants ADD COLUMN debug_info TEXT NOT "
+                         "NULL DEFAULT '';"
+                         "UPDATE meta SET value = '2' WHERE key = "
+                         "'schema_version';"))
+      return E;
+    if (T.commit() != SQLITE_OK)
+      return R.fail("cannot upgrade it to schema version 2");
+    R.DebugColumn = true;
+  }
   return R;
 }
 
@@ -248,12 +264,13 @@ Error Registry::check(StringRef KeyId) {
     return registryError("'" + Path +
                          "' is not a divtool registry (its "
                          "meta table names no registry format)");
-  if (Meta["schema_version"] != SchemaVersion)
+  DebugColumn = Meta["schema_version"] == SchemaVersion;
+  if (!DebugColumn && Meta["schema_version"] != SchemaVersion1)
     return registryError("registry '" + Path + "' has schema version '" +
                          Meta["schema_version"] +
                          "'; this divtool reads "
-                         "version " +
-                         SchemaVersion);
+                         "versions " +
+                         SchemaVersion1 + " and " + SchemaVersion);
   if (Meta["window_bytes"] != std::to_string(FingerprintWindowBytes) ||
       Meta["winnow_window"] != std::to_string(FingerprintWinnowWindow))
     return registryError("registry '" + Path +
@@ -285,7 +302,8 @@ Error Registry::create(StringRef KeyId) {
       build_command TEXT NOT NULL,
       source_dir TEXT NOT NULL,
       tree TEXT NOT NULL,
-      created TEXT NOT NULL);
+      created TEXT NOT NULL,
+      debug_info TEXT NOT NULL DEFAULT '');
     CREATE TABLE artifacts (
       id INTEGER PRIMARY KEY,
       variant TEXT NOT NULL REFERENCES variants(id),
@@ -338,8 +356,8 @@ Expected<std::vector<VariantRecord>> Registry::reserveVariants(
   nlohmann::json Command = Template.BuildCommand;
   Statement Insert(
       Db, "INSERT INTO variants (id, number, label, status, seed_derivation, "
-          "compiler, build_command, source_dir, tree, created) VALUES "
-          "(?, ?, ?, 'building', ?, ?, ?, ?, ?, ?)");
+          "compiler, build_command, source_dir, tree, created, debug_info) "
+          "VALUES (?, ?, ?, 'building', ?, ?, ?, ?, ?, ?, ?)");
   std::vector<VariantRecord> Reserved;
   for (const std::string &Label : Labels) {
     VariantRecord V = Template;
@@ -358,7 +376,8 @@ Expected<std::vector<VariantRecord>> Registry::reserveVariants(
         .bind(6, Command.dump())
         .bind(7, V.SourceDir)
         .bind(8, V.Tree)
-        .bind(9, V.Created);
+        .bind(9, V.Created)
+        .bind(10, StringRef(V.KeptDebugInfo ? "kept" : ""));
     Insert.step();
     if (!Insert.ok())
       return fail("cannot record variant " + V.Id);
@@ -423,9 +442,12 @@ Error Registry::recordFailed(StringRef Id, int64_t ExitStatus) {
   return Error::success();
 }
 
-static const char VariantColumns[] =
-    "id, number, label, status, exit_status, seed_derivation, compiler, "
-    "build_command, source_dir, tree, created";
+std::string Registry::variantColumns() const {
+  return std::string("id, number, label, status, exit_status, "
+                     "seed_derivation, compiler, build_command, source_dir, "
+                     "tree, created, ") +
+         (DebugColumn ? "debug_info" : "''");
+}
 
 static VariantRecord readVariant(const Statement &S) {
   VariantRecord V;
@@ -446,12 +468,13 @@ static VariantRecord readVariant(const Statement &S) {
   V.SourceDir = S.text(8);
   V.Tree = S.text(9);
   V.Created = S.text(10);
+  V.KeptDebugInfo = S.text(11) == "kept";
   return V;
 }
 
 Expected<std::vector<VariantRecord>> Registry::variants() {
   Statement S(
-      Db, (Twine("SELECT ") + VariantColumns + " FROM variants ORDER BY number")
+      Db, (Twine("SELECT ") + variantColumns() + " FROM variants ORDER BY number")
               .str());
   std::vector<VariantRecord> All;
   while (S.step())
@@ -463,7 +486,7 @@ Expected<std::vector<VariantRecord>> Registry::variants() {
 
 Expected<VariantRecord> Registry::builtVariant(StringRef Id) {
   Statement S(
-      Db, (Twine("SELECT ") + VariantColumns + " FROM variants WHERE id = ?")
+      Db, (Twine("SELECT ") + variantColumns() + " FROM variants WHERE id = ?")
               .str());
   S.bind(1, Id);
   if (S.step()) {

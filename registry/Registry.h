@@ -8,7 +8,9 @@
 //   meta          format, schema version, the key id, fingerprint parameters
 //   variants      id (v0001...), label, status (building, built, failed),
 //                 how its seed is derived, the compiler, the build command,
-//                 the source and the variant's tree, creation time
+//                 the source and the variant's tree, creation time, and
+//                 whether divtool built it with -g and kept its debug
+//                 information (debug_info 'kept'; schema version 2)
 //   artifacts     per variant: path in the tree, size, SHA-256 of the file,
 //                 SHA-256 of its executable segments (the same for any
 //                 stripped copy), SHA-256 of the stripped copy divtool made
@@ -68,6 +70,9 @@ struct VariantRecord {
   std::string SourceDir;
   std::string Tree;
   std::string Created; ///< UTC, ISO 8601.
+  /// Built with -g added by divtool, the debug information kept beside the
+  /// registry (DIR/.build-id): a rebuild must add the same -g.
+  bool KeptDebugInfo = false;
 };
 
 struct ArtifactRecord {
@@ -138,9 +143,13 @@ private:
   llvm::Error create(llvm::StringRef KeyId);
   llvm::Error exec(llvm::StringRef Sql);
   llvm::Error fail(const llvm::Twine &What);
+  std::string variantColumns() const;
 
   std::string Path;
   sqlite3 *Db = nullptr;
+  /// Whether variants has debug_info (not in a schema version 1 registry
+  /// opened for reading).
+  bool DebugColumn = true;
 };
 
 } // namespace divcc

@@ -34,6 +34,9 @@ packages=(
   # and dpkg-buildflags rebuild Debian source packages with divcc; fakeroot
   # for builds by a user other than root
   dpkg-dev fakeroot
+  # debug information kept by divtool population: eu-stack and
+  # debuginfod-find read it, debuginfod serves it (tests/e2e/debuginfod.py)
+  elfutils debuginfod
   # AArch64: Debian's cross C and C++ libraries to link against, and
   # qemu-user to run the results (tests/e2e/aarch64.py, tests/lit/aarch64/)
   libc6-dev-arm64-cross libgcc-12-dev-arm64-cross libstdc++-12-dev-arm64-cross

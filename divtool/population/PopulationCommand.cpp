@@ -7,6 +7,12 @@
 // The building itself is buildPopulation (VariantBuild.h), which `divtool
 // perf` shares; this file is the command line around it.
 //
+// Debug information is kept by default: a crash report from a customer's
+// stripped binary can only be read with it, and rebuilding from the seed
+// is slow and, where clang's -g changes code, incomplete (symbolize).
+// Each variant is built with -g; what ships is stripped, and the debug
+// information goes to a build-id tree beside the registry.
+//
 //===----------------------------------------------------------------------===//
 
 #include "divtool/Subcommands.h"
@@ -81,7 +87,14 @@ void addPopulationSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                   "variant's seed, never a seed)");
   Pop->add_flag("--strip", C->Strip,
                 "Also write a stripped copy of each artifact to "
-                "DIR/ship/ID/, and record its hash");
+                "DIR/ship/ID/, and record its hash (implied unless "
+                "--no-keep-debug)");
+  C->KeepDebug = true;
+  Pop->add_flag("--keep-debug,!--no-keep-debug", C->KeepDebug,
+                "Build each variant with -g, ship it stripped (DIR/ship/ID/) "
+                "and keep its debug information in "
+                "DIR/.build-id/XX/REST.debug, by GNU build id, for "
+                "symbolize, gdb and debuginfod (default: on)");
   Pop->add_flag("--progress,!--no-progress", C->Progress,
                 "Show a progress line on stderr (default: when it is a "
                 "terminal)");
@@ -93,7 +106,11 @@ void addPopulationSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "build command runs with DIVCC_SEED_FILE naming a private file that "
       "holds the variant's seed (removed when the build ends) and "
       "DIVCC_CACHE_DIR=DIR/cache unless set. The build's output goes to "
-      "DIR/variants/ID/build.log.\n\nExit status: 0 when every variant was "
+      "DIR/variants/ID/build.log. Unless --no-keep-debug, every divcc or "
+      "div++ the build runs by name adds -g; the stripped artifacts go to "
+      "DIR/ship/ID/ and their debug information to DIR/.build-id/ (DIR being "
+      "the registry's directory), where gdb (set debug-file-directory), "
+      "eu-stack and debuginfod -F find it.\n\nExit status: 0 when every variant was "
       "built, 1 on bad input or when a variant failed (the others are "
       "recorded), 2 on a usage error.");
   Pop->callback([&Run, C] { Run = [C] { return runPopulationCommand(*C); }; });

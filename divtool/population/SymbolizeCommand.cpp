@@ -3,16 +3,31 @@
 // A customer's crash report gives addresses in their variant, usually in a
 // stripped binary. symbolize turns them into function, file and line.
 //
-// Where the debug information comes from: the variant is regenerated from
-// its source and seed with -g, which divcc guarantees changes no
-// instruction (docs/manual.md). The recorded build command runs in a
-// temporary copy of the source tree; every divcc or div++ it runs by name
-// (through PATH, a CC=/CXX= argument or $CC/$CXX) is a small script that
-// adds -g. The rebuilt artifact's executable segments must hash exactly as
-// the registry recorded at population time, so the line tables describe
-// the very bytes the customer runs. If the population's own tree still
-// holds the artifact as built, with line tables (a build that uses -g
-// itself) and the registry's SHA-256, it is used instead of a rebuild.
+// Where the debug information comes from, first found first:
+//
+//  1. Kept: population (unless --no-keep-debug) built the variant with -g
+//     and kept its debug information beside the registry, by build id
+//     (DIR/.build-id/XX/REST.debug). The binary's build id names the file;
+//     it describes exactly the bytes the customer runs.
+//  2. As built: the population's tree still holds the artifact with line
+//     tables and the registry's SHA-256 (a build that passes -g itself).
+//  3. Regenerated: the recorded build command runs in a temporary copy of
+//     the source tree with the variant's seed; every divcc or div++ it runs
+//     by name is a small script that adds -g. A variant built with kept
+//     debug information is rebuilt as it was built, -g included, and has
+//     the registry's code. One built without -g may not: clang's -g changes
+//     the generated code of some functions (it can change what the
+//     optimizer sees). When the -g rebuild's executable segments are not
+//     the registry's, the variant is also rebuilt exactly as shipped
+//     (without -g; its code must be the registry's); functions are named
+//     from that rebuild's symbols, and a function's file and line are
+//     read from the -g rebuild only where it holds the same bytes for that
+//     function (at the same offset from its start). Elsewhere only the
+//     function is given.
+//
+// Which case applies is said on standard error, for the run and for each
+// address given only its function; standard output keeps
+// llvm-symbolizer's format.
 //
 // The binary given must be the variant's artifact, or a copy of it with the
 // same code (stripped by any tool): an address in another binary would be
@@ -24,6 +39,9 @@
 #include "divtool/population/VariantBuild.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/Path.h"
 #include "llvm/DebugInfo/DIContext.h"
 #include "llvm/DebugInfo/Symbolize/Symbolize.h"
 #include "llvm/Support/FileSystem.h"
@@ -111,6 +129,181 @@ Expected<ArtifactRecord> artifactOf(StringRef Binary, const VariantRecord &V,
               "(divtool identify tells which variant it is)");
 }
 
+/// The functions of an ELF file, from its symbol table: local functions of
+/// the same name are told apart by their rank in address order, which a
+/// rebuild with -g keeps (the same functions, in the same order).
+class FunctionTable {
+public:
+  struct Function {
+    std::string Name;
+    unsigned Rank = 0;
+    uint64_t Address = 0, Size = 0;
+    StringRef Bytes; ///< Empty if not in the file (NOBITS).
+  };
+
+  static Expected<FunctionTable> read(StringRef Path) {
+    FunctionTable T;
+    Expected<object::OwningBinary<object::ObjectFile>> Obj =
+        object::ObjectFile::createObjectFile(Path);
+    if (!Obj)
+      return Obj.takeError();
+    auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj->getBinary());
+    if (!Elf)
+      return fail("'" + Path + "' is not an ELF file");
+    for (const object::ELFSymbolRef &S : Elf->symbols()) {
+      Expected<object::SymbolRef::Type> Type = S.getType();
+      Expected<StringRef> Name = S.getName();
+      Expected<uint64_t> Address = S.getAddress();
+      Expected<object::section_iterator> Section = S.getSection();
+      if (!Type || !Name || !Address || !Section ||
+          *Type != object::SymbolRef::ST_Function || S.getSize() == 0 ||
+          *Section == Elf->section_end()) {
+        consumeError(Type.takeError());
+        consumeError(Name.takeError());
+        consumeError(Address.takeError());
+        consumeError(Section.takeError());
+        continue;
+      }
+      Function F{Name->str(), 0, *Address, S.getSize(), {}};
+      const object::SectionRef &Sec = **Section;
+      if (!Sec.isBSS() && *Address >= Sec.getAddress() &&
+          *Address + F.Size <= Sec.getAddress() + Sec.getSize()) {
+        if (Expected<StringRef> Contents = Sec.getContents())
+          F.Bytes = Contents->substr(*Address - Sec.getAddress(), F.Size);
+        else
+          consumeError(Contents.takeError());
+      }
+      T.Functions.push_back(std::move(F));
+    }
+    llvm::sort(T.Functions, [](const Function &A, const Function &B) {
+      return std::tie(A.Address, A.Name) < std::tie(B.Address, B.Name);
+    });
+    StringMap<unsigned> Seen;
+    for (Function &F : T.Functions)
+      F.Rank = Seen[F.Name]++;
+    T.File = std::move(*Obj);
+    return T;
+  }
+
+  /// The function \p Address is in, if any.
+  const Function *at(uint64_t Address) const {
+    for (const Function &F : Functions)
+      if (Address >= F.Address && Address - F.Address < F.Size)
+        return &F;
+    return nullptr;
+  }
+  /// The function of \p Name and \p Rank, if any.
+  const Function *find(StringRef Name, unsigned Rank) const {
+    for (const Function &F : Functions)
+      if (F.Name == Name && F.Rank == Rank)
+        return &F;
+    return nullptr;
+  }
+
+private:
+  object::OwningBinary<object::ObjectFile> File;
+  std::vector<Function> Functions;
+};
+
+/// Where the line information comes from.
+struct DebugSource {
+  /// The file whose DWARF describes the customer's code, or (with Exact)
+  /// that of a -g rebuild whose code may differ.
+  std::string DebugFile;
+  /// Set when DebugFile's code is not the customer's: the exact rebuild.
+  std::optional<FunctionTable> Exact, WithDebug;
+  /// Prefixes removed from file names: the trees and the source tree.
+  std::vector<std::string> Roots;
+};
+
+void printFrames(const DIInliningInfo &Info, ArrayRef<std::string> Roots) {
+  if (Info.getNumberOfFrames() == 0)
+    outs() << "??\n??:0:0\n";
+  for (uint32_t I = 0; I < Info.getNumberOfFrames(); ++I) {
+    const DILineInfo &Frame = Info.getFrame(I);
+    StringRef Function = Frame.FunctionName;
+    StringRef File = Frame.FileName;
+    if (Function == DILineInfo::BadString)
+      Function = "??";
+    if (File == DILineInfo::BadString)
+      File = "??";
+    // Files of the source tree, or of a (temporary) tree, are named
+    // relative to its root.
+    for (const std::string &Root : Roots)
+      if (File.consume_front(Root))
+        break;
+    outs() << Function << "\n"
+           << File << ":" << Frame.Line << ":" << Frame.Column << "\n";
+  }
+}
+
+Error symbolizeAll(const DebugSource &D, ArrayRef<uint64_t> Addresses) {
+  symbolize::LLVMSymbolizer::Options Opts;
+  Opts.PathStyle = DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath;
+  Opts.Demangle = true;
+  symbolize::LLVMSymbolizer Symbolizer(Opts);
+  for (uint64_t Address : Addresses) {
+    outs() << format("0x%" PRIx64, Address) << "\n";
+    uint64_t Lookup = Address;
+    if (D.Exact) {
+      const FunctionTable::Function *F = D.Exact->at(Address);
+      const FunctionTable::Function *G =
+          F ? D.WithDebug->find(F->Name, F->Rank) : nullptr;
+      if (!F || !G || F->Bytes.empty() || F->Bytes != G->Bytes) {
+        errs() << "divtool symbolize: "
+               << format("0x%" PRIx64, Address) << ": regenerated, "
+               << (F ? "function only (-g changes the code of " +
+                           demangle(F->Name) + ")"
+                     : std::string("in no function of the symbol table"))
+               << "\n";
+        outs() << (F ? demangle(F->Name) : "??") << "\n??:0:0\n\n";
+        continue;
+      }
+      Lookup = G->Address + (Address - F->Address);
+    }
+    Expected<DIInliningInfo> Info = Symbolizer.symbolizeInlinedCode(
+        D.DebugFile, {Lookup, object::SectionedAddress::UndefSection});
+    if (!Info)
+      return Info.takeError();
+    printFrames(*Info, D.Roots);
+    outs() << "\n";
+  }
+  return Error::success();
+}
+
+/// Rebuilds \p V (with -g if \p DebugInfo) and checks that the artifact
+/// exists; sets \p File to it.
+Expected<RebuiltVariant> rebuild(const SymbolizeCommandLine &C,
+                                 const VariantRecord &V, const MasterKey &Key,
+                                 StringRef RegistryPath,
+                                 const ArtifactRecord &A, bool DebugInfo,
+                                 std::string &File) {
+  RebuildOptions Options;
+  Options.Source = C.Source;
+  Options.SeedFile = C.SeedFile;
+  Options.DebugInfo = DebugInfo;
+  Options.Keep = C.Keep;
+  Options.Tool = "divtool symbolize";
+  Expected<RebuiltVariant> R = rebuildVariant(V, Key, RegistryPath, Options);
+  if (!R)
+    return R.takeError();
+  File = R->Tree + "/" + A.Path;
+  if (!sys::fs::exists(File))
+    return fail("the rebuild of " + V.Id + " did not produce '" + A.Path +
+                "'");
+  if (C.Keep)
+    errs() << "divtool symbolize: the rebuilt tree is kept in '" << R->Tree
+           << "'\n";
+  return R;
+}
+
+Expected<std::string> codeOf(StringRef File) {
+  Expected<ElfImage> Image = ElfImage::open(File);
+  if (!Image)
+    return Image.takeError();
+  return codeSha256(*Image);
+}
+
 int runSymbolizeCommand(const SymbolizeCommandLine &C) {
   Expected<OpenPopulation> Population = openPopulation(C.Registry, C.SeedFile);
   if (!Population)
@@ -133,90 +326,102 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C) {
   if (!Addresses)
     return reportError(Addresses.takeError());
 
-  // The population's tree, if it still holds the artifact as built, with
-  // line tables; else a rebuild with -g.
-  std::string Tree = V->Tree;
-  std::string DebugFile = Tree + "/" + A->Path;
-  std::optional<RebuiltVariant> Rebuilt;
-  bool UseKept = false;
-  if (!C.Rebuild && hasLineTables(DebugFile)) {
-    Expected<std::string> Sha = fileSha256(DebugFile);
-    UseKept = Sha && *Sha == A->Sha256;
-    if (!Sha)
-      consumeError(Sha.takeError());
+  DebugSource D;
+  D.Roots = {V->SourceDir + "/", V->Tree + "/"};
+  SmallString<256> Root(sys::path::parent_path(Reg.path()));
+  sys::fs::make_absolute(Root);
+  std::string BuildId = buildIdOf(C.Binary);
+  std::string Kept = BuildId.empty() ? "" : keptDebugFile(Root, BuildId);
+  std::optional<RebuiltVariant> Rebuilt, ExactRebuild;
+
+  // 1. The debug information population kept, by the binary's build id.
+  if (!C.Rebuild && !Kept.empty() && hasLineTables(Kept)) {
+    D.DebugFile = Kept;
+    errs() << "divtool symbolize: kept debug information '" << Kept
+           << "' (build id " << BuildId << ")\n";
   }
-  if (UseKept) {
-    errs() << "divtool symbolize: debug information from '" << DebugFile
-           << "' (as built; its SHA-256 is the registry's)\n";
-  } else {
-    RebuildOptions Options;
-    Options.Source = C.Source;
-    Options.SeedFile = C.SeedFile;
-    Options.DebugInfo = true;
-    Options.Keep = C.Keep;
-    Options.Tool = "divtool symbolize";
-    Expected<RebuiltVariant> R = rebuildVariant(*V, Key, Reg.path(), Options);
+  // 2. The population's tree, if it still holds the artifact as built, with
+  // line tables.
+  if (D.DebugFile.empty() && !C.Rebuild) {
+    std::string Built = V->Tree + "/" + A->Path;
+    if (hasLineTables(Built)) {
+      Expected<std::string> Sha = fileSha256(Built);
+      if (Sha && *Sha == A->Sha256) {
+        D.DebugFile = Built;
+        errs() << "divtool symbolize: debug information from '" << Built
+               << "' (as built; its SHA-256 is the registry's)\n";
+      }
+      if (!Sha)
+        consumeError(Sha.takeError());
+    }
+  }
+  // 3. Regenerated from the seed.
+  if (D.DebugFile.empty()) {
+    std::string File;
+    Expected<RebuiltVariant> R = rebuild(C, *V, Key, Reg.path(), *A,
+                                         /*DebugInfo=*/true, File);
     if (!R)
       return reportError(R.takeError());
     Rebuilt.emplace(std::move(*R));
-    Tree = Rebuilt->Tree;
-    DebugFile = Tree + "/" + A->Path;
-    if (!sys::fs::exists(DebugFile))
-      return reportError(fail("the rebuild of " + V->Id + " did not produce '" +
-                              A->Path + "'"));
-    Expected<ElfImage> Image = ElfImage::open(DebugFile);
-    if (!Image)
-      return reportError(Image.takeError());
-    if (codeSha256(*Image) != A->CodeSha256)
-      return reportError(
-          fail("the rebuild of " + V->Id +
-               " with debug information has other "
-               "code than the registry's '" +
-               A->Path +
-               "': the source tree, "
-               "the compiler or the build changed since the population was "
-               "built (divtool verify tells more)"));
-    if (!hasLineTables(DebugFile))
+    D.Roots.push_back(Rebuilt->Tree + "/");
+    if (!hasLineTables(File))
       return reportError(
           fail("the rebuild of '" + A->Path +
                "' has no debug information: the "
                "build command must run divcc or div++ by name (through PATH, a "
                "CC=/CXX= argument, or $CC/$CXX) for symbolize to add -g"));
-    errs() << "divtool symbolize: debug information from the rebuild (its "
-              "code is the registry's)\n";
-  }
-  if (C.Keep && Rebuilt)
-    errs() << "divtool symbolize: the rebuilt tree is kept in '" << Tree
-           << "'\n";
-
-  symbolize::LLVMSymbolizer::Options Opts;
-  Opts.PathStyle = DILineInfoSpecifier::FileLineInfoKind::AbsoluteFilePath;
-  Opts.Demangle = true;
-  symbolize::LLVMSymbolizer Symbolizer(Opts);
-  std::string TreePrefix = Tree + "/";
-  for (uint64_t Address : *Addresses) {
-    outs() << format("0x%" PRIx64, Address) << "\n";
-    Expected<DIInliningInfo> Info = Symbolizer.symbolizeInlinedCode(
-        DebugFile, {Address, object::SectionedAddress::UndefSection});
-    if (!Info)
-      return reportError(Info.takeError());
-    if (Info->getNumberOfFrames() == 0)
-      outs() << "??\n??:0:0\n";
-    for (uint32_t I = 0; I < Info->getNumberOfFrames(); ++I) {
-      const DILineInfo &Frame = Info->getFrame(I);
-      StringRef Function = Frame.FunctionName;
-      StringRef File = Frame.FileName;
-      if (Function == DILineInfo::BadString)
-        Function = "??";
-      if (File == DILineInfo::BadString)
-        File = "??";
-      // Files of the (temporary) tree are named relative to its root.
-      File.consume_front(TreePrefix);
-      outs() << Function << "\n"
-             << File << ":" << Frame.Line << ":" << Frame.Column << "\n";
+    Expected<std::string> Code = codeOf(File);
+    if (!Code)
+      return reportError(Code.takeError());
+    D.DebugFile = File;
+    if (*Code == A->CodeSha256) {
+      errs() << "divtool symbolize: debug information from the rebuild (its "
+                "code is the registry's): regenerated with matching code\n";
+    } else if (V->KeptDebugInfo) {
+      // Built with -g in the first place: nothing else to compare with.
+      return reportError(fail(
+          "the rebuild of " + V->Id + " has other code than the registry's '" +
+          A->Path +
+          "': the source tree, the compiler or the build changed since the "
+          "population was built (divtool verify tells more)"));
+    } else {
+      // -g changed code: rebuild exactly as shipped, and take lines only
+      // from functions the -g rebuild left alone.
+      errs() << "divtool symbolize: the rebuild with -g has other code than "
+                "the registry's (-g changes the code of some functions); "
+                "rebuilding without it\n";
+      std::string ExactFile;
+      Expected<RebuiltVariant> E = rebuild(C, *V, Key, Reg.path(), *A,
+                                           /*DebugInfo=*/false, ExactFile);
+      if (!E)
+        return reportError(E.takeError());
+      ExactRebuild.emplace(std::move(*E));
+      Expected<std::string> ExactCode = codeOf(ExactFile);
+      if (!ExactCode)
+        return reportError(ExactCode.takeError());
+      if (*ExactCode != A->CodeSha256)
+        return reportError(fail(
+            "the rebuild of " + V->Id + " has other code than the registry's '" +
+            A->Path +
+            "': the source tree, the compiler or the build changed since the "
+            "population was built (divtool verify tells more)"));
+      Expected<FunctionTable> Exact = FunctionTable::read(ExactFile);
+      if (!Exact)
+        return reportError(Exact.takeError());
+      Expected<FunctionTable> WithDebug = FunctionTable::read(File);
+      if (!WithDebug)
+        return reportError(WithDebug.takeError());
+      D.Exact.emplace(std::move(*Exact));
+      D.WithDebug.emplace(std::move(*WithDebug));
+      errs() << "divtool symbolize: debug information from the rebuild with "
+                "-g, for functions whose code it left unchanged: "
+                "regenerated with matching code, or regenerated, function "
+                "only\n";
     }
-    outs() << "\n";
   }
+
+  if (Error E = symbolizeAll(D, *Addresses))
+    return reportError(std::move(E));
   return 0;
 }
 
@@ -234,8 +439,8 @@ void addSymbolizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                         "The source tree (default: the one the population "
                         "was built from)");
   Symbolize->add_flag("--rebuild", C->Rebuild,
-                      "Rebuild with -g even if the population's tree keeps "
-                      "the artifact with debug information");
+                      "Regenerate the debug information from the seed even "
+                      "if the population kept it");
   Symbolize->add_flag("--keep", C->Keep,
                       "Keep the temporary tree of the rebuild");
   Symbolize
@@ -251,7 +456,12 @@ void addSymbolizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "them (for a position-independent executable, the offset from where "
       "it is loaded). For each, prints the address, then the function and "
       "FILE:LINE:COLUMN of each inlined frame, innermost first, then an "
-      "empty line, like llvm-symbolizer --print-address.\n\nExit status: 0 "
+      "empty line, like llvm-symbolizer --print-address. The debug "
+      "information is the population's kept one (DIR/.build-id, by BINARY's "
+      "build id), else the artifact as built, else a rebuild from the seed; "
+      "stderr says which, and names addresses given only their function "
+      "(where -g changes the code of a population built without it)."
+      "\n\nExit status: 0 "
       "on success, 1 on bad input or a failed rebuild, 2 on a usage error.");
   Symbolize->callback(
       [&Run, C] { Run = [C] { return runSymbolizeCommand(*C); }; });

@@ -13,6 +13,7 @@
 #include "llvm/ObjCopy/CommonConfig.h"
 #include "llvm/ObjCopy/ELF/ELFConfig.h"
 #include "llvm/ObjCopy/ELF/ELFObjcopy.h"
+#include "llvm/Object/BuildID.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Endian.h"
@@ -353,9 +354,12 @@ std::vector<uint64_t> codeFingerprints(const ElfImage &Image) {
   return Hashes;
 }
 
-/// Writes a copy of the ELF file \p From without symbols and debug
-/// information (llvm-strip's default) to \p To; returns its SHA-256.
-static Expected<std::string> writeStrippedCopy(StringRef From, StringRef To) {
+/// Writes what llvm-objcopy with \p Configure's settings makes of the ELF
+/// file \p From to \p To (atomically, with \p From's mode); returns the
+/// SHA-256 of what was written.
+static Expected<std::string>
+writeObjcopy(StringRef From, StringRef To, StringRef What,
+             function_ref<void(objcopy::CommonConfig &)> Configure) {
   Expected<object::OwningBinary<object::Binary>> Binary =
       object::createBinary(From);
   if (!Binary)
@@ -366,14 +370,15 @@ static Expected<std::string> writeStrippedCopy(StringRef From, StringRef To) {
   objcopy::CommonConfig Common;
   Common.InputFilename = From;
   Common.OutputFilename = To;
-  Common.StripAll = true;
+  Configure(Common);
   objcopy::ELFConfig ElfConfig;
-  SmallVector<char, 0> Stripped;
-  raw_svector_ostream OS(Stripped);
+  SmallVector<char, 0> Output;
+  raw_svector_ostream OS(Output);
   if (Error E =
           objcopy::elf::executeObjcopyOnBinary(Common, ElfConfig, *Elf, OS))
-    return failure("cannot strip '" + From + "': " + toString(std::move(E)));
-  StringRef Bytes(Stripped.data(), Stripped.size());
+    return failure("cannot " + What + " '" + From +
+                   "': " + toString(std::move(E)));
+  StringRef Bytes(Output.data(), Output.size());
   if (std::error_code EC =
           sys::fs::create_directories(sys::path::parent_path(To)))
     return failure("cannot create '" + sys::path::parent_path(To) + "'", EC);
@@ -383,6 +388,14 @@ static Expected<std::string> writeStrippedCopy(StringRef From, StringRef To) {
   if (::stat(From.str().c_str(), &St) == 0)
     ::chmod(To.str().c_str(), St.st_mode & 07777);
   return toHex(Sha256::digest(Bytes));
+}
+
+/// Writes a copy of the ELF file \p From without symbols and debug
+/// information (llvm-strip's default) to \p To; returns its SHA-256.
+static Expected<std::string> writeStrippedCopy(StringRef From, StringRef To) {
+  return writeObjcopy(From, To, "strip", [](objcopy::CommonConfig &Common) {
+    Common.StripAll = true;
+  });
 }
 
 Expected<ArtifactRecord> examineArtifact(StringRef Tree, StringRef Relative,
@@ -429,6 +442,39 @@ bool hasLineTables(StringRef Path) {
       consumeError(Name.takeError());
   }
   return false;
+}
+
+std::string buildIdOf(StringRef Path) {
+  Expected<object::OwningBinary<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Path);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return "";
+  }
+  return toHex(object::getBuildID(Obj->getBinary()), /*LowerCase=*/true);
+}
+
+std::string keptDebugFile(StringRef Root, StringRef BuildId) {
+  SmallString<256> File(Root);
+  sys::path::append(File, ".build-id", BuildId.take_front(2),
+                    BuildId.drop_front(2) + ".debug");
+  return std::string(File);
+}
+
+Expected<std::string> keepDebugInfo(StringRef Path, StringRef Root) {
+  std::string BuildId = buildIdOf(Path);
+  // A build id of one byte would name no file in the layout.
+  if (BuildId.size() < 4 || !hasLineTables(Path))
+    return "";
+  std::string File = keptDebugFile(Root, BuildId);
+  Expected<std::string> Written = writeObjcopy(
+      Path, File, "keep the debug information of",
+      [](objcopy::CommonConfig &Common) { Common.OnlyKeepDebug = true; });
+  if (!Written)
+    return Written.takeError();
+  // Debug files are data, whatever the binary's mode.
+  ::chmod(File.c_str(), 0644);
+  return File;
 }
 
 static bool isDivccName(StringRef Path) {
@@ -649,30 +695,48 @@ static std::string shellQuote(StringRef S) {
   return Out + "'";
 }
 
-/// Makes every divcc and div++ the build runs add -g: scripts of those names
-/// in \p Bin, first on PATH, and NAME=.../divcc arguments and $CC/$CXX
-/// pointed at them. -g changes no code (docs/manual.md), only adds debug
-/// information; appended last, it overrides a -g0 of the build's own.
-static Error addDebugInfoShim(StringRef Bin, std::vector<std::string> &Command,
+/// Makes every divcc and div++ the build in \p Tree runs add -g: scripts of
+/// those names in \p Bin, first on PATH, and NAME=.../divcc arguments and
+/// $CC/$CXX pointed at them. Appended last, -g overrides a -g0 of the
+/// build's own.
+///
+/// The debug information names \p CompilationDir, not \p Tree: each
+/// compile gets -ffile-compilation-dir (its working directory with \p Tree
+/// replaced by \p CompilationDir) and, when an argument names a path in
+/// \p Tree, -fdebug-prefix-map. So the variants of a population, each in
+/// its own tree, give the front-end cache the same compile commands (the
+/// cache keys on the compilation directory once -g is on), and a rebuild in
+/// a temporary tree gives the very bytes of the population's build. Paths
+/// in the debug information name the population's source tree.
+static Error addDebugInfoShim(StringRef Bin, StringRef Tree,
+                              StringRef CompilationDir,
+                              std::vector<std::string> &Command,
                               std::vector<std::string> &Env) {
   std::string Divcc = findDivcc(Command);
   if (Divcc.empty())
-    return failure("cannot add debug information to the rebuild: no divcc "
+    return failure("cannot add debug information to the build: no divcc "
                    "found in the build command, $CC, $CXX or PATH");
   if (std::error_code EC =
-          sys::fs::create_directory(Bin, true, sys::fs::perms::owner_all))
+          sys::fs::create_directories(Bin, true, sys::fs::perms::owner_all))
     return failure("cannot create '" + Bin + "'", EC);
   SmallString<256> DivccShim(Bin), DivxxShim(Bin);
   sys::path::append(DivccShim, "divcc");
   sys::path::append(DivxxShim, "div++");
   std::string Divxx = (sys::path::parent_path(Divcc) + "/div++").str();
+  std::string T = shellQuote(Tree), D = shellQuote(CompilationDir);
   for (auto [Shim, Real] :
        {std::pair<StringRef, StringRef>(DivccShim, Divcc),
         std::pair<StringRef, StringRef>(DivxxShim, Divxx)}) {
-    std::string Script = "#!/bin/sh\n# divtool symbolize: the build's " +
-                         sys::path::filename(Real).str() +
-                         ", with debug information\nexec " + shellQuote(Real) +
-                         " \"$@\" -g\n";
+    std::string Script =
+        "#!/bin/sh\n# divtool: the build's " +
+        sys::path::filename(Real).str() +
+        ", with debug information that names the source tree\n"
+        "d=$(pwd -P)\n"
+        "case $d in " + T + ") d=" + D + " ;; " + T + "/*) d=" + D + "${d#" +
+        T + "} ;; esac\n"
+        "case \" $* \" in *" + T + "*) set -- \"$@\" -fdebug-prefix-map=" + T +
+        "=" + D + " ;; esac\n"
+        "exec " + shellQuote(Real) + " \"$@\" -g -ffile-compilation-dir=\"$d\"\n";
     if (Error E = writeFileAtomically(Shim, Script))
       return E;
     if (::chmod(Shim.str().c_str(), 0700) != 0)
@@ -741,15 +805,21 @@ Expected<RebuiltVariant> rebuildVariant(const VariantRecord &V,
   B.Command = V.BuildCommand;
   B.Key = &Key;
   B.SeedId = V.Id;
-  B.What =
-      describeVariant(V) + (Options.DebugInfo ? " with debug information" : "");
+  bool DebugInfo = Options.DebugInfo || V.KeptDebugInfo;
+  B.What = describeVariant(V) + (DebugInfo ? " with debug information" : "");
   return buildPrivateCopy(
       B, Options,
       [&](PrivateDir &Dir, std::vector<std::string> &Command,
           std::vector<std::string> &Env) -> Error {
-        if (!Options.DebugInfo)
+        if (!DebugInfo)
           return Error::success();
-        return addDebugInfoShim(Dir.path() + "/bin", Command, Env);
+        // The compilation directory of the population's build: the
+        // recorded source tree, whatever --source names.
+        SmallString<256> Tree;
+        if (std::error_code EC = sys::fs::real_path(Dir.path() + "/tree", Tree))
+          return failure("'" + Dir.path() + "/tree'", EC);
+        return addDebugInfoShim(Dir.path() + "/bin", Tree, V.SourceDir,
+                                Command, Env);
       });
 }
 
@@ -837,10 +907,11 @@ class Population {
 public:
   Population(const PopulationOptions &C, Registry &R, const MasterKey &K,
              PrivateDir &Seeds, std::string Out, std::string Source,
-             std::vector<std::string> Exclude, std::vector<std::string> Env)
+             std::string DebugRoot, std::vector<std::string> Exclude,
+             std::vector<std::string> Env)
       : C(C), Reg(R), Key(K), Seeds(Seeds), Out(std::move(Out)),
-        Source(std::move(Source)), Exclude(std::move(Exclude)),
-        Env(std::move(Env)) {}
+        Source(std::move(Source)), DebugRoot(std::move(DebugRoot)),
+        Exclude(std::move(Exclude)), Env(std::move(Env)) {}
 
   /// Builds every variant; returns how many failed.
   unsigned run(std::vector<VariantRecord> Variants);
@@ -858,7 +929,10 @@ private:
   const MasterKey &Key;
   PrivateDir &Seeds;
   std::string Out, Source;
+  /// Where debug files are kept (DebugRoot/.build-id/...).
+  std::string DebugRoot;
   std::vector<std::string> Exclude, Env;
+  bool WarnedNoDebugInfo = false;
 
   bool Terminal = false;
   bool SourceChecked = false;
@@ -934,9 +1008,20 @@ bool Population::start(Build &B) {
     return false;
   }
   B.SeedFile = *SeedFile;
+  std::vector<std::string> Command = C.Command;
   std::vector<std::string> BuildEnv = Env;
   BuildEnv.push_back("DIVCC_SEED_FILE=" + B.SeedFile);
-  Expected<pid_t> Pid = startBuild(C.Command, B.Variant.Tree, BuildEnv, B.Log);
+  if (C.KeepDebug) {
+    // The scripts hold no secret; they go with the seeds, in the private
+    // directory removed at the end.
+    if (Error E = addDebugInfoShim(Seeds.path() + "/bin/" + B.Variant.Id,
+                                   B.Variant.Tree, Source, Command, BuildEnv)) {
+      Seeds.removeSecret(B.SeedFile);
+      failed(B, toString(std::move(E)), -1);
+      return false;
+    }
+  }
+  Expected<pid_t> Pid = startBuild(Command, B.Variant.Tree, BuildEnv, B.Log);
   if (!Pid) {
     Seeds.removeSecret(B.SeedFile);
     failed(B, toString(Pid.takeError()), -1);
@@ -960,12 +1045,28 @@ void Population::finish(Build &B, int Status) {
   std::vector<ArtifactRecord> Artifacts;
   for (const std::string &Relative : *Found) {
     std::string StripTo;
-    if (C.Strip)
+    if (C.Strip || C.KeepDebug)
       StripTo = (Out + "/ship/" + B.Variant.Id + "/" + Relative);
     Expected<ArtifactRecord> A =
         examineArtifact(B.Variant.Tree, Relative, StripTo);
     if (!A)
       return failed(B, toString(A.takeError()), 0);
+    if (C.KeepDebug && !A->CodeSha256.empty()) {
+      Expected<std::string> Kept =
+          keepDebugInfo(B.Variant.Tree + "/" + Relative, DebugRoot);
+      if (!Kept)
+        return failed(B, toString(Kept.takeError()), 0);
+      if (Kept->empty() && !WarnedNoDebugInfo) {
+        WarnedNoDebugInfo = true;
+        say("divtool: warning: '" + Relative + "' of " + B.Variant.Id +
+            " has no " +
+            (buildIdOf(B.Variant.Tree + "/" + Relative).empty()
+                 ? "build id (link with -Wl,--build-id)"
+                 : "line tables (the build must run divcc or div++ by name: "
+                   "through PATH, a CC=/CXX= argument, or $CC/$CXX)") +
+            "; its debug information is not kept");
+      }
+    }
     auto [It, New] = Hashes.try_emplace(A->Sha256, B.Variant.Id);
     if (!New)
       Duplicates.push_back("'" + Relative + "' of " + It->second + " and " +
@@ -1082,6 +1183,12 @@ Expected<PopulationBuilt> buildPopulation(const PopulationOptions &C) {
     Exclude.push_back(std::string(RealRegistry));
     Exclude.push_back(std::string(RealRegistry) + "-journal");
   }
+  // Nor the debug files kept beside a registry inside the source tree.
+  Exclude.push_back((sys::path::parent_path(RealRegistry.empty()
+                                                ? StringRef(RegistryPath)
+                                                : StringRef(RealRegistry)) +
+                     "/.build-id")
+                        .str());
   // Nor is the master secret copied into every variant's tree.
   SmallString<256> RealSeedFile;
   if (!sys::fs::real_path(C.SeedFile, RealSeedFile) &&
@@ -1100,6 +1207,7 @@ Expected<PopulationBuilt> buildPopulation(const PopulationOptions &C) {
   Template.Compiler = compilerIdentity(findDivcc(C.Command));
   Template.BuildCommand = C.Command;
   Template.SourceDir = std::string(Source);
+  Template.KeptDebugInfo = C.KeepDebug;
   std::vector<std::string> Labels = C.Labels;
   Labels.resize(C.Count);
   Expected<std::vector<VariantRecord>> Variants =
@@ -1131,7 +1239,7 @@ Expected<PopulationBuilt> buildPopulation(const PopulationOptions &C) {
 
   std::string First = Variants->front().Id, Last = Variants->back().Id;
   Population P(C, *Reg, *Key, *Seeds, std::string(Out), std::string(Source),
-               Exclude, Env);
+               sys::path::parent_path(RegistryPath).str(), Exclude, Env);
   auto Start = std::chrono::steady_clock::now();
   PopulationBuilt Built;
   for (const VariantRecord &V : *Variants)

@@ -135,6 +135,21 @@ llvm::Expected<ArtifactRecord> examineArtifact(llvm::StringRef Tree,
 /// Whether the ELF file \p Path has DWARF line tables.
 bool hasLineTables(llvm::StringRef Path);
 
+/// The GNU build id of the ELF file \p Path in lowercase hex; empty if it
+/// has none or is not ELF.
+std::string buildIdOf(llvm::StringRef Path);
+/// Where the debug file of build id \p BuildId is kept under \p Root, in
+/// the layout of /usr/lib/debug that gdb, elfutils and debuginfod read:
+/// ROOT/.build-id/XX/REST.debug, XX the first byte in hex.
+std::string keptDebugFile(llvm::StringRef Root, llvm::StringRef BuildId);
+/// Writes the debug information of the ELF file \p Path (objcopy
+/// --only-keep-debug: the sections keep their addresses, code and data
+/// become NOBITS) to keptDebugFile(\p Root, its build id); returns that
+/// path. Empty, and nothing written, when \p Path has no build id or no
+/// line tables.
+llvm::Expected<std::string> keepDebugInfo(llvm::StringRef Path,
+                                          llvm::StringRef Root);
+
 /// The divcc a build command uses: a NAME=.../divcc (or div++) argument,
 /// the command itself, $CC or $CXX, else divcc on PATH, else the divcc
 /// beside divtool. Empty if none is found.
@@ -183,7 +198,9 @@ struct RebuildOptions {
   std::string Source;
   /// The seed file, left out of the copy should it be in the source tree.
   std::string SeedFile;
-  /// Adds -g to every divcc and div++ the build runs (see symbolize).
+  /// Adds -g to every divcc and div++ the build runs (see symbolize). A
+  /// variant built with kept debug information is always rebuilt with the
+  /// -g and compilation directory of its population build.
   bool DebugInfo = false;
   /// Keeps the temporary tree for inspection.
   bool Keep = false;
@@ -243,6 +260,10 @@ struct PopulationOptions {
   std::string Registry;
   std::string Launcher;
   bool Strip = false;
+  /// Builds each variant with -g (see addDebugInfoShim in VariantBuild.cpp),
+  /// ships stripped copies and keeps the debug information in
+  /// DIR/.build-id, DIR the registry's directory.
+  bool KeepDebug = false;
   std::optional<bool> Progress;
   std::vector<std::string> Command;
   /// Prefix of progress messages.
