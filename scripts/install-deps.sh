@@ -16,7 +16,7 @@ packages=(
   # what divcc runs: clang-19's front end, optimizer and linker driver, lld
   clang-19 lld-19
   # tests: GoogleTest, lit and FileCheck, binutils for inspecting objects
-  libgtest-dev llvm-19-tools python3 binutils make autoconf automake
+  libgtest-dev llvm-19-tools python3 binutils make autoconf automake libtool
   # tests of divtool audit: an independent gadget finder and ROP chain
   # builder, and a browser to render the HTML report
   python3-ropgadget chromium
