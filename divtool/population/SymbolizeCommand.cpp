@@ -5,12 +5,14 @@
 //
 // Where the debug information comes from, first found first:
 //
-//  1. Kept: population (unless --no-keep-debug) built the variant with -g
+//  1. As built: the population's tree still holds the artifact with line
+//     tables and the registry's SHA-256 (population built it with -g, or
+//     the build passes -g itself).
+//  2. Kept: population (unless --no-keep-debug) built the variant with -g
 //     and kept its debug information beside the registry, by build id
-//     (DIR/.build-id/XX/REST.debug). The binary's build id names the file;
-//     it describes exactly the bytes the customer runs.
-//  2. As built: the population's tree still holds the artifact with line
-//     tables and the registry's SHA-256 (a build that passes -g itself).
+//     (DIR/.build-id/XX/REST.debug), which outlives the trees. The
+//     binary's build id names the file; it describes exactly the bytes the
+//     customer runs.
 //  3. Regenerated: the recorded build command runs in a temporary copy of
 //     the source tree with the variant's seed; every divcc or div++ it runs
 //     by name is a small script that adds -g. A variant built with kept
@@ -334,15 +336,9 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C) {
   std::string Kept = BuildId.empty() ? "" : keptDebugFile(Root, BuildId);
   std::optional<RebuiltVariant> Rebuilt, ExactRebuild;
 
-  // 1. The debug information population kept, by the binary's build id.
-  if (!C.Rebuild && !Kept.empty() && hasLineTables(Kept)) {
-    D.DebugFile = Kept;
-    errs() << "divtool symbolize: kept debug information '" << Kept
-           << "' (build id " << BuildId << ")\n";
-  }
-  // 2. The population's tree, if it still holds the artifact as built, with
-  // line tables.
-  if (D.DebugFile.empty() && !C.Rebuild) {
+  // 1. The population's tree, if it still holds the artifact as built, with
+  // line tables (the file the kept debug information was taken from).
+  if (!C.Rebuild) {
     std::string Built = V->Tree + "/" + A->Path;
     if (hasLineTables(Built)) {
       Expected<std::string> Sha = fileSha256(Built);
@@ -354,6 +350,12 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C) {
       if (!Sha)
         consumeError(Sha.takeError());
     }
+  }
+  // 2. The debug information population kept, by the binary's build id.
+  if (D.DebugFile.empty() && !C.Rebuild && !Kept.empty() && hasLineTables(Kept)) {
+    D.DebugFile = Kept;
+    errs() << "divtool symbolize: kept debug information '" << Kept
+           << "' (build id " << BuildId << ")\n";
   }
   // 3. Regenerated from the seed.
   if (D.DebugFile.empty()) {
@@ -457,8 +459,9 @@ void addSymbolizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "it is loaded). For each, prints the address, then the function and "
       "FILE:LINE:COLUMN of each inlined frame, innermost first, then an "
       "empty line, like llvm-symbolizer --print-address. The debug "
-      "information is the population's kept one (DIR/.build-id, by BINARY's "
-      "build id), else the artifact as built, else a rebuild from the seed; "
+      "information is the artifact as built in the population's tree, else "
+      "the one population kept (DIR/.build-id, by BINARY's build id), else "
+      "a rebuild from the seed; "
       "stderr says which, and names addresses given only their function "
       "(where -g changes the code of a population built without it)."
       "\n\nExit status: 0 "

@@ -9,7 +9,8 @@ and a Makefile that uses $(CC)), built with `make CC=divcc`:
               documented derivation; no seed (the master secret or a
               variant's, recomputed here with HKDF-SHA256) is in the
               registry, a build log or an artifact; the shared front-end
-              cache was hit; the private seed files are gone
+              cache was hit; the private seed files are gone; the debug
+              information is kept (tests/e2e/debuginfod.py checks it)
   verify      a variant rebuilt from source and seed is byte-identical to
               the registry and the shipped file; a shipped binary with one
               byte changed, and a registry whose hash was changed, are each
@@ -311,7 +312,8 @@ def check_population(work, pop, key, check):
 
     secrets = [secret] + [stream_key(secret, "population", "variant", i) for i in ids]
     files = [reg] + list(pop.glob("variants/*/build.log")) + \
-        list(pop.glob("variants/*/tree/app")) + list(pop.glob("ship/*/app"))
+        list(pop.glob("variants/*/tree/app")) + list(pop.glob("ship/*/app")) + \
+        list(pop.glob(".build-id/*/*.debug"))
     leaked = [str(f) for f in files for s in secrets
               if s in f.read_bytes() or s.hex().encode() in f.read_bytes()]
     check(not leaked, "no seed in the registry, the logs or the artifacts", str(leaked))
@@ -381,8 +383,10 @@ def check_symbolize(work, pop, key, check):
     line = crash_line()
     expected = re.compile(rf"^{address}\nfail_hard\nerrors\.c:{line}:\d+\n", re.M)
     trace = f"fatal: asked to crash\n#0 {address} in ?? (app+{address})\n"
+    # --rebuild: regenerated, though the population kept the debug
+    # information (tests/e2e/debuginfod.py reads that).
     code, out, err = divtool("symbolize", "--registry", reg, "--variant", "v0005",
-                             "--seed-file", key, stripped, stdin=trace)
+                             "--seed-file", key, "--rebuild", stripped, stdin=trace)
     check(code == 0 and expected.search(out),
           f"symbolize: the stripped v0005's crash address from a stack trace on "
           f"stdin is fail_hard at errors.c:{line}", out + err)
