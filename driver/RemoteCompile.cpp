@@ -1,4 +1,4 @@
-//===- RemoteCompile.cpp - Compiling on other hosts (distcc) --------------===//
+//===- RemoteCompile.cpp - Compiles handed to distcc, ccache, sccache -----===//
 //
 // Invariants:
 //  * The secret (the bytes of -frandom-seed= or of a seed file) never goes
@@ -12,6 +12,10 @@
 //    local one.
 //  * DIVCC_PREFIX is removed from the environment of the command, so that
 //    distcc's local fallback does not hand the compile over again.
+//  * A compiler cache never serves one variant's object for another: under
+//    ccache or sccache, divcc compiles only when everything that decides
+//    the variant is in the cache's key (DIVCC_PREFIX=ccache puts the
+//    derived key on ccache's command line, which always is).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,12 +28,15 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace llvm;
@@ -115,6 +122,102 @@ Error checkSeedUnderDistcc(ArrayRef<const char *> Argv, const Config &Cfg) {
       "host would draw its own seed, and the variant could not be rebuilt; "
       "set DIVCC_PREFIX=distcc instead of CC=\"distcc divcc\", so that divcc "
       "passes distcc a key derived from the seed");
+}
+
+} // namespace divcc
+
+namespace divcc {
+
+/// The file name of this process's parent's executable ("ccache"), or "".
+static std::string parentProgramName() {
+  std::string Proc = "/proc/" + std::to_string(::getppid());
+  SmallString<256> Exe;
+  if (!sys::fs::real_path(Proc + "/exe", Exe))
+    return sys::path::filename(Exe).str();
+  // Another user's process: its name is still readable.
+  auto Comm = MemoryBuffer::getFile(Proc + "/comm", /*IsText=*/true);
+  return Comm ? (*Comm)->getBuffer().trim().str() : std::string();
+}
+
+/// The files ccache hashes into every key besides the sources: its
+/// extra_files_to_hash setting, from the environment or from its
+/// configuration files (asked of ccache itself).
+static std::vector<std::string> ccacheExtraFiles() {
+  std::string Setting;
+  if (std::optional<std::string> Env = sys::Process::GetEnv("CCACHE_EXTRAFILES")) {
+    Setting = *Env;
+  } else if (ErrorOr<std::string> Ccache = sys::findProgramByName("ccache")) {
+    SmallString<128> Output;
+    if (!sys::fs::createTemporaryFile("divcc-ccache", "txt", Output)) {
+      FileRemover Remove(Output);
+      std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Output),
+                                              StringRef("")};
+      StringRef Args[] = {*Ccache, "--get-config", "extra_files_to_hash"};
+      if (sys::ExecuteAndWait(*Ccache, Args, std::nullopt, Redirects) == 0)
+        if (auto Buffer = MemoryBuffer::getFile(Output, /*IsText=*/true))
+          Setting = (*Buffer)->getBuffer().trim().str();
+    }
+  }
+  std::vector<std::string> Files;
+  SmallVector<StringRef, 4> Parts;
+  StringRef(Setting).split(Parts, ':', -1, /*KeepEmpty=*/false);
+  for (StringRef Part : Parts) {
+    SmallString<256> Real;
+    if (!sys::fs::real_path(Part, Real))
+      Files.push_back(Real.str().str());
+  }
+  return Files;
+}
+
+/// Why the cache \p Cache, running this compile, cannot tell this variant
+/// from others, or "".
+static std::string whyVariantNotInCacheKey(StringRef Cache, const Config &Cfg) {
+  if (!environmentOptions().empty())
+    return "DIVCC_OPTIONS, which changes what divcc generates, is not part "
+           "of " + Cache.str() + "'s key";
+  switch (Cfg.Seed) {
+  case SeedSource::Flag:
+  case SeedSource::DerivedKey:
+    return ""; // on the command line, which the cache hashes
+  case SeedSource::None:
+    return "no seed was given (every build a new variant), which is not in " +
+           Cache.str() + "'s key";
+  case SeedSource::File:
+  case SeedSource::Environment: {
+    SmallString<256> Real;
+    if (Cache == "ccache" && !sys::fs::real_path(Cfg.SeedFile, Real) &&
+        is_contained(ccacheExtraFiles(), Real.str()))
+      return ""; // ccache hashes the seed file's contents
+    return "the contents of seed file '" + Cfg.SeedFile + "' (from " +
+           (Cfg.Seed == SeedSource::File ? "-fdiversify-seed-file"
+                                         : "DIVCC_SEED_FILE") +
+           ") are not part of " + Cache.str() + "'s key";
+  }
+  }
+  llvm_unreachable("unknown seed source");
+}
+
+Error checkVariantUnderCompilerCache(ArrayRef<const char *> Argv,
+                                     const Config &Cfg) {
+  if (!Cfg.diversifying() || !compilesOnly(Argv.drop_front()))
+    return Error::success();
+  std::string Parent = parentProgramName();
+  if (Parent != "ccache" && Parent != "sccache")
+    return Error::success();
+  std::string Why = whyVariantNotInCacheKey(Parent, Cfg);
+  if (Why.empty())
+    return Error::success();
+  return createStringError(
+      inconvertibleErrorCode(),
+      Parent + " runs this compile, but " + Why +
+          ": it could return another variant's object; set CC=divcc and "
+          "DIVCC_PREFIX=" + Parent +
+          " instead (divcc then hands " + Parent +
+          " a key derived from the seed, on the command line it hashes)" +
+          (Parent == "ccache" && Cfg.Seed != SeedSource::None &&
+                   environmentOptions().empty()
+               ? ", or list the seed file in CCACHE_EXTRAFILES"
+               : ""));
 }
 
 } // namespace divcc

@@ -1,9 +1,14 @@
-//===- RemoteCompile.h - Compiling on other hosts (distcc) ----------------===//
+//===- RemoteCompile.h - Compiles handed to distcc, ccache, sccache -------===//
 //
 // A compile farm such as distcc ships a compile's command line and
 // preprocessed source to another host, and nothing else: no seed file, no
 // environment. divcc therefore never lets the seed travel; it derives the
 // variant's master key here and the remote compile gets only that key.
+//
+// A compiler cache (ccache, sccache) keys its objects by the command line
+// and the source, and nothing else: not a seed file's contents, not the
+// environment. The same key on the command line makes it cache one object
+// per variant.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +38,13 @@ std::optional<int> runThroughPrefix(llvm::ArrayRef<const char *> Argv,
 /// rebuilt nor symbolized.
 llvm::Error checkSeedUnderDistcc(llvm::ArrayRef<const char *> Argv,
                                  const Config &Cfg);
+
+/// Refuses a compile that ccache or sccache runs (this process's parent)
+/// when the variant is not fixed by what the cache hashes: the command line
+/// and, for ccache, the files of its extra_files_to_hash. Otherwise the
+/// cache would return another variant's object for this one.
+llvm::Error checkVariantUnderCompilerCache(llvm::ArrayRef<const char *> Argv,
+                                           const Config &Cfg);
 
 } // namespace divcc
 

@@ -99,6 +99,10 @@ int runDriver(int Argc, const char **Argv) {
     return 0;
   }
 
+  // A cache that runs this compile must see the variant in its key before
+  // anything, DIVCC_PREFIX included, can produce an object it keeps.
+  if (Error E = checkVariantUnderCompilerCache(Args, Cfg))
+    fail(toString(std::move(E)));
   if (std::optional<int> Code = runThroughPrefix(Args, Cfg))
     return *Code;
   if (Error E = checkSeedUnderDistcc(Args, Cfg))

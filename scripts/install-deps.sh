@@ -26,6 +26,9 @@ packages=(
   csmith libcsmith-dev cvise libclang-rt-19-dev
   # compile farms (tests/e2e/distcc.py): distcc and its daemon
   distcc
+  # compiler caches in front of divcc (tests/lit/driver/ccache.test,
+  # sccache.test)
+  ccache sccache
   # tests that count the processes divcc starts (tests/lit/driver/in-process.test)
   strace
   # bench/compile_time.py --instructions counts instructions with callgrind

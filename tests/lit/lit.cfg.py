@@ -31,3 +31,8 @@ if qemu_aarch64 and os.path.exists(os.path.join(aarch64_sysroot, "lib", "libc.so
     config.available_features.add("aarch64-run")
 config.substitutions.append(
     ("%qemu-aarch64", "%s -L %s" % (qemu_aarch64 or "qemu-aarch64", aarch64_sysroot)))
+
+# Compiler caches that run divcc (tests/lit/driver/ccache.test).
+for cache in ("ccache", "sccache"):
+    if shutil.which(cache):
+        config.available_features.add(cache)
