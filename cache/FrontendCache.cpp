@@ -16,6 +16,8 @@
 
 #include <algorithm>
 
+#include <dlfcn.h>
+
 using namespace llvm;
 
 namespace divcc {
@@ -96,6 +98,18 @@ std::string executableIdentity(StringRef Path) {
   return (Path + " " + Twine(Status.getSize()) + " " +
           Twine(sys::toTimeT(Status.getLastModificationTime())))
       .str();
+}
+
+std::string loadedCodeIdentity(const void *Symbol) {
+  Dl_info Info;
+  if (!dladdr(Symbol, &Info) || !Info.dli_fname)
+    return "? ?";
+  // The main executable may be reported by the name it was started with.
+  std::string Path = Info.dli_fname;
+  SmallString<256> Real;
+  if (!sys::fs::real_path(Path, Real))
+    Path = std::string(Real);
+  return executableIdentity(Path);
 }
 
 Sha256Digest frontendCacheKey(StringRef CompilerIdentity,
@@ -195,8 +209,12 @@ Error FrontendCache::store(const Sha256Digest &Key, const CacheEntry &E) {
   Sha256Digest Hash = Sha256::digest(Payload);
   Entry.append(Hash.begin(), Hash.end());
   Entry += Payload;
+  // A full cache file system fails the store, never the compile: the caller
+  // warns and goes on with the bitcode it has.
   if (Error Err = writeFileAtomically(Path, Entry))
-    return Err;
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot write '" + Path +
+                                 "': " + toString(std::move(Err)));
   count(0, 1, 0, int64_t(Entry.size()));
   return Error::success();
 }

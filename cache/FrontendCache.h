@@ -7,8 +7,12 @@
 // diversifying code generator and the link.
 //
 // What goes into a key (as in ccache's preprocessor mode):
-//   - "divcc front-end cache v1", divcc's version, and the identity of the
-//     clang executable (path, size, modification time);
+//   - "divcc front-end cache v1" and the identity (path,
+//     size, modification time) of the clang executable, of divcc itself and
+//     of the shared libraries that run the front end and the optimizer,
+//     libclang-cpp and libLLVM, as this process loaded them: an upgraded
+//     library never gets bitcode made by the old one. Identities are taken
+//     once per process;
 //   - the cc1 arguments, except the output file, the dependency-file
 //     options (they name files, not code) and, when no debug information
 //     or coverage is asked for, the compilation directory: without debug
@@ -20,8 +24,10 @@
 // An entry holds the bitcode and the front end's diagnostics (replayed on
 // a hit, so warnings do not disappear), with its size and SHA-256 in front.
 // Entries are written to a temporary file and renamed, so concurrent builds
-// see whole entries or none; an entry whose size or hash does not match is
-// corrupt: it is removed, reported, counted, and the code is compiled again.
+// and builds killed halfway see whole entries or none; an entry whose size
+// or hash does not match is corrupt: it is removed, reported, counted, and
+// the code is compiled again. A store that fails (a full disk) is a
+// warning, never a failed compile, and leaves no temporary file.
 // Hits refresh an entry's modification time; when the cache outgrows
 // DIVCC_CACHE_SIZE, the least recently used entries go.
 //
@@ -67,8 +73,12 @@ Sha256Digest frontendCacheKey(llvm::StringRef CompilerIdentity,
                               llvm::ArrayRef<const char *> Cc1Args,
                               llvm::StringRef Preprocessed);
 
-/// "PATH SIZE MTIME" of an executable, for CompilerIdentity.
+/// "PATH SIZE MTIME" of an executable or library, for CompilerIdentity.
 std::string executableIdentity(llvm::StringRef Path);
+
+/// executableIdentity() of the shared library (or executable) that holds
+/// \p Symbol in this process, as the dynamic loader found it.
+std::string loadedCodeIdentity(const void *Symbol);
 
 struct CacheEntry {
   std::string Bitcode;
@@ -88,7 +98,8 @@ public:
   /// corrupt entry (removed, with a warning on stderr).
   std::optional<CacheEntry> lookup(const Sha256Digest &Key);
   /// Stores \p E under \p Key, then evicts old entries if the cache is
-  /// over its size. Counted as a miss.
+  /// over its size. Counted as a miss. Fails, naming the entry's file and
+  /// leaving no temporary file, when it cannot be written.
   llvm::Error store(const Sha256Digest &Key, const CacheEntry &E);
 
   /// Counters since the last clear, and what is stored now.

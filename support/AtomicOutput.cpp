@@ -2,6 +2,12 @@
 
 #include "support/AtomicOutput.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Signals.h"
+
+#include <utility>
+
 using namespace llvm;
 
 namespace divcc {
@@ -14,32 +20,70 @@ Expected<AtomicOutput> AtomicOutput::create(StringRef Path) {
                                  !sys::fs::is_regular_file(Status));
   if (Special) {
     std::error_code EC;
-    Out.Direct = std::make_unique<raw_fd_ostream>(Path, EC);
+    Out.OS = std::make_unique<raw_fd_ostream>(Path, EC);
     if (EC)
       return errorCodeToError(EC);
     return Out;
   }
-  auto Temp = sys::fs::TempFile::create(Path + ".divcc-%%%%%%.tmp");
-  if (!Temp)
-    return Temp.takeError();
-  Out.Temp.emplace(std::move(*Temp));
-  Out.TempOS =
-      std::make_unique<raw_fd_ostream>(Out.Temp->FD, /*shouldClose=*/false);
+  int FD;
+  SmallString<128> TempPath;
+  if (std::error_code EC = sys::fs::createUniqueFile(
+          Path + ".divcc-%%%%%%.tmp", FD, TempPath))
+    return errorCodeToError(EC);
+  Out.TempPath = std::string(TempPath);
+  sys::RemoveFileOnSignal(Out.TempPath);
+  Out.OS = std::make_unique<raw_fd_ostream>(FD, /*shouldClose=*/true);
   return Out;
 }
 
+AtomicOutput::AtomicOutput(AtomicOutput &&Other)
+    : Path(std::move(Other.Path)), TempPath(std::exchange(Other.TempPath, {})),
+      OS(std::move(Other.OS)) {}
+
 Error AtomicOutput::commit() {
-  raw_fd_ostream &OS = Temp ? *TempOS : *Direct;
-  OS.flush();
-  if (OS.has_error())
-    return errorCodeToError(OS.error());
-  return Temp ? Temp->keep(Path) : Error::success();
+  // Flush, check, close, check again (a file system may report a failed
+  // write only then), and only then rename.
+  if (TempPath.empty())
+    OS->flush();
+  else
+    OS->close();
+  std::error_code EC = OS->error();
+  OS->clear_error(); // reported here, once
+  OS.reset();
+  if (EC) {
+    discard();
+    return errorCodeToError(EC);
+  }
+  if (TempPath.empty())
+    return Error::success();
+  if ((EC = sys::fs::rename(TempPath, Path))) {
+    discard();
+    return errorCodeToError(EC);
+  }
+  sys::DontRemoveFileOnSignal(TempPath);
+  TempPath.clear();
+  return Error::success();
 }
 
-AtomicOutput::~AtomicOutput() {
-  if (Temp)
-    consumeError(Temp->discard());
+void AtomicOutput::discard() {
+  if (OS) {
+    // Whatever the stream still holds goes to a file about to be removed;
+    // its error has been reported or does not matter any more.
+    if (!TempPath.empty())
+      OS->close();
+    else
+      OS->flush();
+    OS->clear_error();
+    OS.reset();
+  }
+  if (!TempPath.empty()) {
+    sys::fs::remove(TempPath);
+    sys::DontRemoveFileOnSignal(TempPath);
+    TempPath.clear();
+  }
 }
+
+AtomicOutput::~AtomicOutput() { discard(); }
 
 Error writeFileAtomically(StringRef Path, StringRef Contents) {
   auto Out = AtomicOutput::create(Path);

@@ -3,13 +3,19 @@
 // The cache is only correct if its key covers everything that changes the
 // bitcode, and only useful if it leaves out what does not (output names,
 // dependency files, the build directory when no debug information records
-// it). Entries themselves are tested end to end in tests/lit/driver/cache.test.
+// it), and it must name the files that run the front end and the optimizer.
+// Entries themselves are tested end to end in tests/lit/driver/cache.test
+// and, under a full disk and a killed compile, in faults.test.
 //
 //===----------------------------------------------------------------------===//
 
 #include "cache/FrontendCache.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -66,6 +72,45 @@ TEST(FrontendCacheKey, CoversFlagsSourceAndCompiler) {
   EXPECT_NE(key(Base), key(Base, "int x;", "clang 1 3"));
   // Fields are length-prefixed: moving a boundary changes the key.
   EXPECT_NE(key(cc1({"-Da", "b"})), key(cc1({"-D", "ab"})));
+}
+
+TEST(FrontendCacheKey, NamesTheLoadedLibraries) {
+  // The optimizer runs in libLLVM as the dynamic loader found it, and the
+  // identity says where, how big and how old that file is.
+  std::string LLVM = loadedCodeIdentity(
+      reinterpret_cast<const void *>(&llvm::sys::fs::getMainExecutable));
+  EXPECT_NE(LLVM.find("libLLVM"), std::string::npos) << LLVM;
+  EXPECT_EQ(LLVM, executableIdentity(llvm::StringRef(LLVM).rsplit(' ')
+                                         .first.rsplit(' ')
+                                         .first));
+}
+
+TEST(FrontendCacheKey, ChangesWithALibrary) {
+  // An upgrade replaces the library's file: another size or modification
+  // time is another key, though no executable changed.
+  llvm::SmallString<128> Library;
+  int FD;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("libLLVM", "so", FD,
+                                                  Library));
+  llvm::FileRemover Remove(Library);
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << "version 1";
+  }
+  auto Identity = [&] {
+    return "clang 1 2\n" + executableIdentity(Library);
+  };
+  std::string Before = Identity();
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Library, EC, llvm::sys::fs::OF_Append);
+    ASSERT_FALSE(EC);
+    OS << ", patched";
+  }
+  std::string After = Identity();
+  EXPECT_NE(Before, After);
+  auto Base = cc1({});
+  EXPECT_NE(key(Base, "int x;", Before), key(Base, "int x;", After));
 }
 
 TEST(FrontendCacheKey, Cacheable) {
