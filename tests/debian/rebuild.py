@@ -333,9 +333,10 @@ def tests_run(log_text):
 
 def failing_step(log_text):
     """The step of dpkg-buildpackage that failed and, for tests, which."""
-    step = None
-    for m in re.finditer(r"^(dh_\w+|dpkg-\w+|debian/rules \S+): error: (.*)$", log_text, re.M):
-        step = m.group(1)
+    # The first tool that reports an error (dpkg-buildpackage's own report
+    # comes last and names only debian/rules).
+    m = re.search(r"^(dh_\w+|dpkg-(?!buildpackage)\w+): error: ", log_text, re.M)
+    step = m.group(1) if m else None
     if step is None:
         m = None
         for m in re.finditer(r"^\s+(dh_\w+)\b", log_text, re.M):
