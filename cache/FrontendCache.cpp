@@ -316,6 +316,26 @@ std::vector<StoredEntry> storedEntries(StringRef Dir) {
   return Found;
 }
 
+/// Removes the temporary files of stores that were killed before their
+/// rename. An hour old, no live store can still be writing one.
+void removeStaleTemporaries(StringRef Dir) {
+  auto Limit = std::chrono::system_clock::now() - std::chrono::hours(1);
+  std::vector<std::string> Stale;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Dir, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    sys::fs::file_status Status;
+    if (Name.contains(".entry.divcc-") && Name.ends_with(".tmp") &&
+        !sys::fs::status(It->path(), Status) &&
+        sys::fs::is_regular_file(Status) &&
+        Status.getLastModificationTime() < Limit)
+      Stale.push_back(It->path());
+  }
+  for (const std::string &Path : Stale)
+    sys::fs::remove(Path);
+}
+
 } // namespace
 
 void FrontendCache::count(uint64_t Hits, uint64_t Misses, uint64_t Corrupt,
@@ -345,6 +365,7 @@ void FrontendCache::count(uint64_t Hits, uint64_t Misses, uint64_t Corrupt,
         Total -= E.Size;
     }
     C.Bytes = Total;
+    removeStaleTemporaries(Settings.Dir);
   }
   consumeError(C.write(Path));
 }
@@ -370,6 +391,7 @@ Error FrontendCache::clear() {
     return createStringError(inconvertibleErrorCode(),
                              "no cache at '" + Settings.Dir + "'");
   CacheLock Lock(Settings.Dir);
+  removeStaleTemporaries(Settings.Dir);
   for (const StoredEntry &E : storedEntries(Settings.Dir))
     if (std::error_code EC = sys::fs::remove(E.Path))
       return createStringError(EC, "cannot remove '" + E.Path +

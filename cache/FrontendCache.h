@@ -29,7 +29,8 @@
 // the code is compiled again. A store that fails (a full disk) is a
 // warning, never a failed compile, and leaves no temporary file.
 // Hits refresh an entry's modification time; when the cache outgrows
-// DIVCC_CACHE_SIZE, the least recently used entries go.
+// DIVCC_CACHE_SIZE, the least recently used entries go, with the
+// temporary files that killed stores left over an hour ago.
 //
 // Compilations that write other files from the front end (optimization
 // records, time traces, stack-usage or coverage files) or that do not start
