@@ -37,6 +37,7 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/ModuleSummaryAnalysis.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
@@ -129,21 +130,24 @@ bool machineVerifierRequested() {
 /// transformations in their places. Returns false if the target cannot emit
 /// this file type.
 bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
-                      const clang::CodeGenOptions &CGO, Module &M,
+                      const PipelineOptions &Pipeline, Module &M,
                       raw_pwrite_stream &Out, raw_pwrite_stream *DwoOut,
                       CodeGenFileType FileType, const Config &Cfg,
                       const std::string &ModuleName) {
   Triple TT(M.getTargetTriple());
-  PM.add(createTargetTransformInfoWrapperPass(TM.getTargetIRAnalysis()));
+  if (Pipeline.TargetTransformInfo)
+    PM.add(createTargetTransformInfoWrapperPass(TM.getTargetIRAnalysis()));
   std::unique_ptr<TargetLibraryInfoImpl> TLII(
-      llvm::driver::createTLII(TT, CGO.getVecLib()));
+      llvm::driver::createTLII(TT, Pipeline.VecLib));
   PM.add(new TargetLibraryInfoWrapperPass(*TLII));
-  if (CGO.OptimizationLevel > 0)
+  if (Pipeline.SummaryIndex)
+    PM.add(createImmutableModuleSummaryIndexWrapperPass(Pipeline.SummaryIndex));
+  if (Pipeline.ObjCARCContract)
     PM.add(createObjCARCContractPass());
 
   auto *MMIWP = new MachineModuleInfoWrapperPass(&TM);
   TargetPassConfig *PassConfig = TM.createPassConfig(PM);
-  PassConfig->setDisableVerify(!CGO.VerifyModule);
+  PassConfig->setDisableVerify(!Pipeline.VerifyModule);
   PM.add(PassConfig);
   PM.add(MMIWP);
 
@@ -219,9 +223,6 @@ int runCodeGen(const CodeGenJob &Job, const Config &Cfg) {
 
   LLVMContext Context;
   Context.setDiscardValueNames(CGO.DiscardValueNames);
-  auto HandlerOwner = std::make_unique<BackendDiagnostics>();
-  BackendDiagnostics &Handler = *HandlerOwner;
-  Context.setDiagnosticHandler(std::move(HandlerOwner));
 
   auto Buffer = MemoryBuffer::getFile(Job.BitcodePath);
   if (!Buffer) {
@@ -258,17 +259,33 @@ int runCodeGen(const CodeGenJob &Job, const Config &Cfg) {
   TM->setLargeDataThreshold(CGO.LargeDataThreshold);
   M.setDataLayout(TM->createDataLayout());
 
-  auto Out = AtomicOutput::create(Job.OutputPath);
+  PipelineOptions Pipeline;
+  Pipeline.ObjCARCContract = CGO.OptimizationLevel > 0;
+  Pipeline.VerifyModule = CGO.VerifyModule;
+  Pipeline.VecLib = CGO.getVecLib();
+  return emitModule(M, *TM, Pipeline,
+                    {Job.OutputPath, CGO.SplitDwarfOutput, Job.EmitAssembly},
+                    Cfg);
+}
+
+int emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
+               const OutputFiles &Files, const Config &Cfg) {
+  LLVMContext &Context = M.getContext();
+  auto HandlerOwner = std::make_unique<BackendDiagnostics>();
+  BackendDiagnostics &Handler = *HandlerOwner;
+  Context.setDiagnosticHandler(std::move(HandlerOwner));
+
+  auto Out = AtomicOutput::create(Files.Path);
   if (!Out) {
-    errs() << "divcc: error: cannot write '" << Job.OutputPath
+    errs() << "divcc: error: cannot write '" << Files.Path
            << "': " << toString(Out.takeError()) << '\n';
     return 1;
   }
   std::optional<AtomicOutput> DwoOut;
-  if (!CGO.SplitDwarfOutput.empty()) {
-    auto Dwo = AtomicOutput::create(CGO.SplitDwarfOutput);
+  if (!Files.DwoPath.empty()) {
+    auto Dwo = AtomicOutput::create(Files.DwoPath);
     if (!Dwo) {
-      errs() << "divcc: error: cannot write '" << CGO.SplitDwarfOutput
+      errs() << "divcc: error: cannot write '" << Files.DwoPath
              << "': " << toString(Dwo.takeError()) << '\n';
       return 1;
     }
@@ -283,10 +300,11 @@ int runCodeGen(const CodeGenJob &Job, const Config &Cfg) {
     if (Cfg.Transformations.has(Transformation::Sched))
       Scheduler.emplace(Cfg, ModuleName);
     legacy::PassManager PM;
-    CodeGenFileType FileType = Job.EmitAssembly ? CodeGenFileType::AssemblyFile
-                                                : CodeGenFileType::ObjectFile;
-    if (!addCodeGenPasses(PM, static_cast<LLVMTargetMachine &>(*TM), CGO, M,
-                          Out->os(), DwoOut ? &DwoOut->os() : nullptr,
+    CodeGenFileType FileType = Files.EmitAssembly
+                                   ? CodeGenFileType::AssemblyFile
+                                   : CodeGenFileType::ObjectFile;
+    if (!addCodeGenPasses(PM, static_cast<LLVMTargetMachine &>(TM), Pipeline,
+                          M, Out->os(), DwoOut ? &DwoOut->os() : nullptr,
                           FileType, Cfg, ModuleName)) {
       errs() << "divcc: error: the target cannot emit this file type\n";
       return 1;
@@ -303,8 +321,7 @@ int runCodeGen(const CodeGenJob &Job, const Config &Cfg) {
 
   // Write errors, a full disk among them, surface here: name the file.
   std::pair<AtomicOutput *, StringRef> Outputs[] = {
-      {&*Out, Job.OutputPath},
-      {DwoOut ? &*DwoOut : nullptr, CGO.SplitDwarfOutput}};
+      {&*Out, Files.Path}, {DwoOut ? &*DwoOut : nullptr, Files.DwoPath}};
   for (auto [O, Path] : Outputs) {
     if (!O)
       continue;

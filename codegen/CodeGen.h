@@ -5,6 +5,13 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Frontend/Driver/CodeGenOptions.h"
+
+namespace llvm {
+class Module;
+class ModuleSummaryIndex;
+class TargetMachine;
+} // namespace llvm
 
 namespace divcc {
 
@@ -25,6 +32,31 @@ struct CodeGenJob {
 /// with the transformations of \p Cfg added. Prints diagnostics itself;
 /// returns 0 on success, like a process exit code.
 int runCodeGen(const CodeGenJob &Job, const Config &Cfg);
+
+/// What the code generator's pass pipeline holds besides the target
+/// machine's own passes: clang's RunCodegenPipeline (BackendUtil.cpp) and
+/// LTO's codegen() (LTOBackend.cpp) each add their own.
+struct PipelineOptions {
+  bool TargetTransformInfo = true; // clang adds it; LTO leaves it to isel
+  bool ObjCARCContract = false;    // clang, when optimizing
+  bool VerifyModule = false;
+  llvm::driver::VectorLibrary VecLib = llvm::driver::VectorLibrary::NoLibrary;
+  const llvm::ModuleSummaryIndex *SummaryIndex = nullptr; // LTO: the index
+};
+
+/// Where the code of one module goes.
+struct OutputFiles {
+  llvm::StringRef Path;
+  llvm::StringRef DwoPath; // split DWARF, or empty
+  bool EmitAssembly = false;
+};
+
+/// Generates the machine code of \p M (its data layout set for \p TM) with
+/// \p TM and the transformations of \p Cfg, written atomically to \p Files.
+/// Prints diagnostics itself; returns 0 on success, like an exit code.
+int emitModule(llvm::Module &M, llvm::TargetMachine &TM,
+               const PipelineOptions &Pipeline, const OutputFiles &Files,
+               const Config &Cfg);
 
 /// The clang executable whose front end, optimizer and linker divcc uses.
 llvm::StringRef clangExecutable();
