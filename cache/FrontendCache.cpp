@@ -104,12 +104,11 @@ std::string loadedCodeIdentity(const void *Symbol) {
   Dl_info Info;
   if (!dladdr(Symbol, &Info) || !Info.dli_fname)
     return "? ?";
-  // The main executable may be reported by the name it was started with.
-  std::string Path = Info.dli_fname;
-  SmallString<256> Real;
-  if (!sys::fs::real_path(Path, Real))
-    Path = std::string(Real);
-  return executableIdentity(Path);
+  // A symbol of the executable itself (LLVM linked statically) comes with
+  // the name it was started by, which may be no path at all.
+  if (!sys::path::is_absolute(Info.dli_fname))
+    return executableIdentity(sys::fs::getMainExecutable(nullptr, nullptr));
+  return executableIdentity(Info.dli_fname);
 }
 
 Sha256Digest frontendCacheKey(StringRef CompilerIdentity,

@@ -11,6 +11,7 @@
 
 #include "cache/FrontendCache.h"
 
+#include "clang/Basic/Version.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
@@ -83,6 +84,11 @@ TEST(FrontendCacheKey, NamesTheLoadedLibraries) {
   EXPECT_EQ(LLVM, executableIdentity(llvm::StringRef(LLVM).rsplit(' ')
                                          .first.rsplit(' ')
                                          .first));
+  // The front end, in libclang-cpp. (In an executable that is not
+  // position-independent, a function's address would be its PLT entry.)
+  std::string Clang = loadedCodeIdentity(
+      reinterpret_cast<const void *>(&clang::getClangFullVersion));
+  EXPECT_NE(Clang.find("libclang-cpp"), std::string::npos) << Clang;
 }
 
 TEST(FrontendCacheKey, ChangesWithALibrary) {
