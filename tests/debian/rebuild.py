@@ -48,19 +48,24 @@ RELEASE = "bookworm"
 
 
 class Package:
-    def __init__(self, name, lang, description, ci=False, full=True, note=None, cflags=()):
+    def __init__(self, name, lang, description, ci=False, full=True, note=None, cflags=(),
+                 lld_ldflags=()):
         self.name, self.lang, self.description = name, lang, description
         self.ci, self.full, self.note = ci, full, note
         self.cflags = list(cflags)  # appended to CFLAGS and CXXFLAGS, with the reason
+        self.lld_ldflags = list(lld_ldflags)  # appended to LDFLAGS when divcc links with lld
 
 
 PACKAGES = [
     Package("libyaml", "C", "YAML parser (autotools): libyaml-0.so, make check", ci=True),
     # json-c builds with -Werror -Wstrict-prototypes; clang-19, unlike
     # gcc-12, also flags a definition `f()` that follows a prototype
-    # (json_util.c:63), so plain clang-19 fails the same way.
+    # (json_util.c:63), so plain clang-19 fails the same way. Its version
+    # script json-c.sym names json_number_chars, which json-c 0.16 no longer
+    # defines: GNU ld lets that pass, lld (which the `link` transformation
+    # links with) refuses it unless --undefined-version.
     Package("json-c", "C", "JSON library (CMake): libjson-c.so, ctest",
-            cflags=["-Wno-error=strict-prototypes"]),
+            cflags=["-Wno-error=strict-prototypes"], lld_ldflags=["-Wl,--undefined-version"]),
     Package("libpng1.6", "C", "PNG library (autotools): libpng16.so, make check"),
     Package("libsodium", "C", "crypto library (autotools, some assembly): libsodium.so, "
             "make check"),
@@ -414,8 +419,13 @@ class Runner:
             "DEBIAN_FRONTEND": "noninteractive",
             "LC_ALL": "C.UTF-8",
         })
+        ldflags = []
         if self.args.lto:
-            env["DEB_LDFLAGS_APPEND"] = "-flto=auto -ffat-lto-objects"
+            ldflags += ["-flto=auto", "-ffat-lto-objects"]
+        if {"all", "link"} & set(self.args.transforms.split(",")):
+            ldflags += pkg.lld_ldflags
+        if ldflags:
+            env["DEB_LDFLAGS_APPEND"] = " ".join(ldflags)
         return env
 
     def package(self, pkg, apt):
