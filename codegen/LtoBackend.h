@@ -1,0 +1,63 @@
+//===- LtoBackend.h - LTO code generation by divcc's code generator -------===//
+//
+// With -flto, clang's compiles write bitcode and the linker generates the
+// machine code. When divcc links, lld still resolves symbols, merges and
+// optimizes the regular LTO modules (--plugin-opt=emit-llvm writes the
+// module it would compile) and computes each ThinLTO module's imports
+// (--thinlto-index-only writes one index per module); the code is then
+// generated here, with the options lld's own lto::Config would use, by
+// divcc's code generator -- with every transformation, each module drawing
+// from its own streams.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIVCC_CODEGEN_LTOBACKEND_H
+#define DIVCC_CODEGEN_LTOBACKEND_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <string>
+#include <vector>
+
+namespace divcc {
+
+struct Config;
+
+/// What lld's command line says about LTO code generation.
+struct LtoCodeGenOptions {
+  /// LLVM options, as lld applies them: --plugin-opt=mcpu=X becomes
+  /// -mcpu=X, --plugin-opt=-X and -mllvm X become -X.
+  std::vector<std::string> LlvmArgs;
+  unsigned OptLevel = 2;       // --lto-O / --plugin-opt=O
+  int CodeGenOptLevel = -1;    // --lto-CGO; -1: from OptLevel
+  bool Pic = false;            // -pie or -shared
+  bool Relocatable = false;    // -r
+};
+
+/// The LLVM bitcode of an LTO input: \p Object itself, or the .llvm.lto
+/// section of a fat object (-ffat-lto-objects).
+llvm::Expected<llvm::MemoryBufferRef> findLtoBitcode(llvm::MemoryBufferRef Object);
+
+/// Applies \p Options' LLVM options to this process, as lld does when it
+/// starts. Returns false after printing why they are invalid.
+bool applyLtoCommandLine(const LtoCodeGenOptions &Options);
+
+/// Generates the code of the merged, optimized regular LTO module lld
+/// wrote to \p BitcodePath into the object \p OutputPath.
+int compileRegularLtoModule(llvm::StringRef BitcodePath,
+                            llvm::StringRef OutputPath,
+                            const LtoCodeGenOptions &Options,
+                            const Config &Cfg);
+
+/// Runs the ThinLTO back end of module \p ModuleId (a path, or lld's
+/// "ARCHIVE(MEMBER at OFFSET)") with the index lld wrote to \p IndexPath --
+/// imports, optimization -- and generates its code into \p OutputPath.
+int compileThinLtoModule(llvm::StringRef ModuleId, llvm::StringRef IndexPath,
+                         llvm::StringRef OutputPath,
+                         const LtoCodeGenOptions &Options, const Config &Cfg);
+
+} // namespace divcc
+
+#endif

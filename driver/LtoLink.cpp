@@ -1,0 +1,412 @@
+//===- LtoLink.cpp - Links whose code divcc generates (-flto) -------------===//
+//
+// Invariants:
+//  * lld decides everything a linker decides -- which archive members are
+//    loaded, which symbols prevail, what is internalized, what each ThinLTO
+//    module imports -- exactly as in a one-step LTO link with the same
+//    arguments; divcc only generates the code in between.
+//  * The final link sees no bitcode: bitcode objects are left out, archives
+//    with bitcode members are replaced by copies holding only their native
+//    members, fat objects (--fat-lto-objects) are left out, so lld can never
+//    generate undiversified code itself.
+//  * The objects of step 2 come last, regular module first, then ThinLTO
+//    modules in lld's order: where lld puts the objects it generates.
+//  * Every temporary file lives in one private directory, removed whatever
+//    happens; the user's build directory gets nothing but the output.
+//
+//===----------------------------------------------------------------------===//
+
+#include "driver/LtoLink.h"
+
+#include "codegen/CodeGen.h"
+#include "codegen/LtoBackend.h"
+#include "driver/Config.h"
+#include "driver/InProcessCc1.h"
+
+#include "clang/Driver/Action.h"
+#include "clang/Driver/Compilation.h"
+#include "clang/Driver/Job.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/ArchiveWriter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace clang::driver;
+
+namespace divcc {
+
+bool requestsLto(ArrayRef<std::string> ClangArgs) {
+  bool Lto = false;
+  for (StringRef A : ClangArgs) {
+    if (A == "-flto" || A.starts_with("-flto="))
+      Lto = true;
+    else if (A == "-fno-lto")
+      Lto = false;
+  }
+  return Lto;
+}
+
+namespace {
+
+/// What an input of the link holds.
+enum class InputKind {
+  Native,             // left as it is
+  Bitcode,            // an LTO module: left out of the final link
+  FatObject,          // native code and bitcode, linked as bitcode
+  ArchiveWithBitcode, // replaced by its native members in the final link
+};
+
+bool isLtoMember(MemoryBufferRef Member, bool FatLto) {
+  if (identify_magic(Member.getBuffer()) == file_magic::bitcode)
+    return true;
+  if (!FatLto)
+    return false;
+  Expected<MemoryBufferRef> Bitcode = findLtoBitcode(Member);
+  if (!Bitcode) {
+    consumeError(Bitcode.takeError());
+    return false;
+  }
+  return true;
+}
+
+InputKind classify(StringRef Path, bool FatLto) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return InputKind::Native;
+  MemoryBufferRef Bytes = (*Buffer)->getMemBufferRef();
+  switch (identify_magic(Bytes.getBuffer())) {
+  case file_magic::bitcode:
+    return InputKind::Bitcode;
+  case file_magic::elf_relocatable:
+    return isLtoMember(Bytes, FatLto) ? InputKind::FatObject
+                                      : InputKind::Native;
+  case file_magic::archive: {
+    auto Archive = object::Archive::create(Bytes);
+    if (!Archive) {
+      consumeError(Archive.takeError());
+      return InputKind::Native;
+    }
+    Error Err = Error::success();
+    bool HasBitcode = false;
+    for (const object::Archive::Child &C : (*Archive)->children(Err)) {
+      Expected<MemoryBufferRef> Member = C.getMemoryBufferRef();
+      if (Member && isLtoMember(*Member, FatLto)) {
+        HasBitcode = true;
+        break;
+      }
+      if (!Member)
+        consumeError(Member.takeError());
+    }
+    consumeError(std::move(Err));
+    return HasBitcode ? InputKind::ArchiveWithBitcode : InputKind::Native;
+  }
+  default:
+    return InputKind::Native;
+  }
+}
+
+/// lld's options whose value is the next argument (never an input file).
+bool takesSeparateValue(StringRef A) {
+  static const StringRef Options[] = {
+      "-o", "-m", "-dynamic-linker", "--dynamic-linker", "-soname", "-h",
+      "-T", "--script", "--version-script", "-rpath", "-R", "-z", "-plugin",
+      "-L", "-l", "-e", "--entry", "-u", "--undefined", "-y",
+      "--trace-symbol", "--wrap", "--defsym", "-Map", "--Map",
+      "--dynamic-list", "--sysroot", "-init", "-fini", "-F", "-f",
+      "--filter", "--auxiliary", "--exclude-libs", "--dependency-file",
+      "--symbol-ordering-file", "--retain-symbols-file", "-mllvm",
+      "--why-extract", "--image-base", "--hash-style"};
+  return is_contained(Options, A);
+}
+
+/// What lld's arguments say about code generation (see lld's Driver.cpp).
+LtoCodeGenOptions codeGenOptions(ArrayRef<const char *> Args) {
+  LtoCodeGenOptions O;
+  bool Pie = false, Shared = false;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    StringRef V;
+    if (A.consume_front("--plugin-opt=") || A.consume_front("-plugin-opt=")) {
+      if (A.consume_front("mcpu="))
+        O.LlvmArgs.push_back(("-mcpu=" + A).str());
+      else if (A.starts_with("-"))
+        O.LlvmArgs.push_back(A.str());
+      else if (A.consume_front("O"))
+        A.getAsInteger(10, O.OptLevel);
+    } else if (A.consume_front("--lto-O") || A.consume_front("-lto-O")) {
+      A.getAsInteger(10, O.OptLevel);
+    } else if (A.consume_front("--lto-CGO") || A.consume_front("-lto-CGO")) {
+      A.getAsInteger(10, O.CodeGenOptLevel);
+    } else if (A == "-mllvm" && I + 1 < Args.size()) {
+      O.LlvmArgs.push_back(Args[++I]);
+    } else if (A.consume_front("-mllvm=") || A.consume_front("--mllvm=")) {
+      O.LlvmArgs.push_back(A.str());
+    } else if (A == "-pie" || A == "--pie") {
+      Pie = true;
+    } else if (A == "-no-pie" || A == "--no-pie") {
+      Pie = false;
+    } else if (A == "-shared" || A == "--shared" || A == "-Bshareable") {
+      Shared = true;
+    } else if (A == "-r" || A == "--relocatable") {
+      O.Relocatable = true;
+    }
+    (void)V;
+  }
+  O.Pic = Pie || Shared;
+  return O;
+}
+
+/// Whether \p A configures lld's own LTO, which the final link no longer
+/// does.
+bool isLtoOption(StringRef A) {
+  return A.starts_with("-plugin-opt=") || A.starts_with("--plugin-opt=") ||
+         A.starts_with("--lto-") || A.starts_with("-lto-") ||
+         A == "--fat-lto-objects" || A.starts_with("--thinlto-") ||
+         A.starts_with("-thinlto-");
+}
+
+/// A private temporary directory, removed with its contents on destruction.
+struct TempDirectory {
+  SmallString<128> Path;
+  ~TempDirectory() {
+    if (!Path.empty())
+      sys::fs::remove_directories(Path);
+  }
+};
+
+/// A copy of the archive \p Path holding only its native members.
+Error writeNativeArchive(StringRef Path, StringRef Out, bool FatLto,
+                         bool &Empty) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return createStringError(Buffer.getError(), "cannot read '%s'",
+                             Path.str().c_str());
+  auto Archive = object::Archive::create((*Buffer)->getMemBufferRef());
+  if (!Archive)
+    return Archive.takeError();
+  std::vector<NewArchiveMember> Members;
+  Error Err = Error::success();
+  for (const object::Archive::Child &C : (*Archive)->children(Err)) {
+    Expected<MemoryBufferRef> Member = C.getMemoryBufferRef();
+    if (!Member)
+      return Member.takeError();
+    if (isLtoMember(*Member, FatLto))
+      continue;
+    Expected<NewArchiveMember> New =
+        NewArchiveMember::getOldMember(C, /*Deterministic=*/true);
+    if (!New)
+      return New.takeError();
+    Members.push_back(std::move(*New));
+  }
+  if (Err)
+    return Err;
+  Empty = Members.empty();
+  if (Empty)
+    return Error::success();
+  return writeArchive(Out, Members, SymtabWritingMode::NormalSymtab,
+                      object::Archive::K_GNU, /*Deterministic=*/true,
+                      /*Thin=*/false);
+}
+
+class LtoLinkCommand : public Command {
+public:
+  LtoLinkCommand(const Command &Link, const Config &Cfg)
+      : Command(Link), Cfg(Cfg) {}
+
+  void Print(raw_ostream &OS, const char *Terminator, bool Quote,
+             CrashReportInfo *CrashInfo) const override {
+    // The link runs twice around divcc's code generator; shown once, with
+    // what divcc does in between.
+    Command::Print(OS, "", Quote, CrashInfo);
+    OS << " \"--plugin-opt=emit-llvm\" \"--thinlto-index-only=<list>\""
+       << Terminator << " \"divcc-lto-codegen\" \"<modules>\" \""
+       << (Cfg.diversifying() ? "-fdiversify=" + Cfg.Transformations.str()
+                              : std::string("-fno-diversify"))
+       << "\"" << Terminator;
+    Command::Print(OS, Terminator, Quote, CrashInfo);
+  }
+
+  int Execute(ArrayRef<std::optional<StringRef>> Redirects,
+              std::string *ErrMsg, bool *ExecutionFailed) const override {
+    if (ExecutionFailed)
+      *ExecutionFailed = false;
+    TempDirectory Temp;
+    if (std::error_code EC =
+            sys::fs::createUniqueDirectory("divcc-lto", Temp.Path)) {
+      errs() << "divcc: error: cannot create a temporary directory: "
+             << EC.message() << '\n';
+      return 1;
+    }
+    return runRecoverably([&] { return link(Temp.Path, Redirects); });
+  }
+
+private:
+  int runLld(ArrayRef<const char *> Args,
+             ArrayRef<std::optional<StringRef>> Redirects) const {
+    SmallVector<StringRef, 128> Argv = {getExecutable()};
+    Argv.append(Args.begin(), Args.end());
+    std::string Message;
+    int Code = sys::ExecuteAndWait(getExecutable(), Argv, std::nullopt,
+                                   Redirects, 0, 0, &Message);
+    if (Code < 0) {
+      errs() << "divcc: error: cannot run '" << getExecutable()
+             << "': " << Message << '\n';
+      return 1;
+    }
+    return Code;
+  }
+
+  int link(StringRef Temp, ArrayRef<std::optional<StringRef>> Redirects) const {
+    const opt::ArgStringList &Args = getArguments();
+    bool FatLto = is_contained(Args, StringRef("--fat-lto-objects"));
+
+    // The inputs that hold bitcode.
+    std::vector<std::pair<size_t, InputKind>> LtoInputs;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      StringRef A = Args[I];
+      if (takesSeparateValue(A)) {
+        ++I;
+        continue;
+      }
+      if (A.starts_with("-") || !sys::fs::is_regular_file(A))
+        continue;
+      InputKind Kind = classify(A, FatLto);
+      if (Kind != InputKind::Native)
+        LtoInputs.push_back({I, Kind});
+    }
+
+    // Step 1: lld resolves symbols and writes what is left to compile.
+    std::string Prefix = (Temp + "/index/").str();
+    for (auto [I, Kind] : LtoInputs) {
+      SmallString<256> Dir(Prefix);
+      sys::path::append(Dir, sys::path::parent_path(Args[I]));
+      sys::fs::create_directories(Dir);
+    }
+    std::string RegularModule = (Temp + "/regular.bc").str();
+    std::string ThinList = (Temp + "/thin.list").str();
+    std::string IndexOnly = "--thinlto-index-only=" + ThinList;
+    std::string PrefixReplace = "--thinlto-prefix-replace=;" + Prefix;
+    opt::ArgStringList Resolve;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      if (StringRef(Args[I]) == "-o" && I + 1 < Args.size()) {
+        Resolve.push_back("-o");
+        Resolve.push_back(RegularModule.c_str());
+        ++I;
+        continue;
+      }
+      Resolve.push_back(Args[I]);
+    }
+    Resolve.append({"--plugin-opt=emit-llvm", IndexOnly.c_str(),
+                    PrefixReplace.c_str()});
+    if (int R = runLld(Resolve, Redirects))
+      return R;
+
+    // Step 2: divcc's code generator, with lld's options.
+    LtoCodeGenOptions Options = codeGenOptions(Args);
+    if (!applyLtoCommandLine(Options))
+      return 1;
+    std::vector<std::string> Objects;
+    if (sys::fs::exists(RegularModule)) {
+      Objects.push_back((Temp + "/lto.regular.o").str());
+      if (int R = compileRegularLtoModule(RegularModule, Objects.back(),
+                                          Options, Cfg))
+        return R;
+    }
+    auto List = MemoryBuffer::getFile(ThinList, /*IsText=*/true);
+    if (!List) {
+      errs() << "divcc: error: lld wrote no ThinLTO module list\n";
+      return 1;
+    }
+    SmallVector<StringRef, 16> Lines;
+    (*List)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef Line : Lines) {
+      if (!Line.starts_with(Prefix))
+        continue;
+      std::string Index = (Line + ".thinlto.bc").str();
+      uint64_t Size = 0;
+      if (sys::fs::file_size(Index, Size) || Size == 0)
+        continue; // an archive member lld did not load
+      Objects.push_back(
+          (Temp + "/lto." + Twine(Objects.size()) + ".o").str());
+      if (int R = compileThinLtoModule(Line.drop_front(Prefix.size()), Index,
+                                       Objects.back(), Options, Cfg))
+        return R;
+    }
+
+    // Step 3: the final link, with no bitcode left.
+    std::vector<std::string> NativeArchives(Args.size());
+    std::vector<bool> Drop(Args.size());
+    for (auto [I, Kind] : LtoInputs) {
+      if (Kind != InputKind::ArchiveWithBitcode) {
+        Drop[I] = true;
+        continue;
+      }
+      NativeArchives[I] = (Temp + "/native." + Twine(I) + ".a").str();
+      bool Empty = false;
+      if (Error E = writeNativeArchive(Args[I], NativeArchives[I], FatLto,
+                                       Empty)) {
+        errs() << "divcc: error: cannot copy the native members of '"
+               << Args[I] << "': " << toString(std::move(E)) << '\n';
+        return 1;
+      }
+      Drop[I] = Empty;
+    }
+    opt::ArgStringList Final;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      if (Drop[I] || isLtoOption(Args[I]))
+        continue;
+      if (StringRef(Args[I]) == "-plugin" && I + 1 < Args.size()) {
+        ++I;
+        continue;
+      }
+      Final.push_back(NativeArchives[I].empty() ? Args[I]
+                                                : NativeArchives[I].c_str());
+    }
+    for (const std::string &Object : Objects)
+      Final.push_back(Object.c_str());
+    return runLld(Final, Redirects);
+  }
+
+  const Config &Cfg;
+};
+
+/// Whether \p Link is an lld link that generates code from bitcode.
+bool linksBitcode(const Command &Link) {
+  if (sys::path::filename(Link.getExecutable()) != "ld.lld")
+    return false;
+  const opt::ArgStringList &Args = Link.getArguments();
+  bool FatLto = is_contained(Args, StringRef("--fat-lto-objects"));
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef A = Args[I];
+    if (isLtoOption(A))
+      return true;
+    if (takesSeparateValue(A)) {
+      ++I;
+      continue;
+    }
+    if (!A.starts_with("-") && sys::fs::is_regular_file(A) &&
+        classify(A, FatLto) != InputKind::Native)
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+Error generateLtoCodeInDivcc(Compilation &C, const Config &Cfg) {
+  auto &Slots = const_cast<JobList::list_type &>(C.getJobs().getJobs());
+  for (std::unique_ptr<Command> &Slot : Slots)
+    if (isa<LinkJobAction>(Slot->getSource()) && linksBitcode(*Slot))
+      Slot = std::make_unique<LtoLinkCommand>(*Slot, Cfg);
+  return Error::success();
+}
+
+} // namespace divcc
