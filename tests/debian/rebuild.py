@@ -336,6 +336,29 @@ def tests_run(log_text):
     return total
 
 
+def first_error(log_text):
+    """The first line that reports an error (the compiler's, the linker's,
+    a test's), for the failure line."""
+    for line in log_text.splitlines():
+        if re.search(r"\berror:|^FAIL:|\(Failed\)", line) and not re.match(
+                r"(make|gmake)(\[\d+\])?: |dh_\w+: error: |dpkg-\w+: error: ", line):
+            line = line.strip()
+            return line if len(line) <= 200 else line[:197] + "..."
+    return None
+
+
+def missing_symbols(log_text):
+    """Symbols that dpkg-gensymbols found missing from a library, but for
+    the version nodes' own symbols (NAME@NAME), which only GNU ld defines."""
+    lost = []
+    for m in re.finditer(r"^\+#MISSING: [^#]*# (\S+)", log_text, re.M):
+        sym = m.group(1)
+        name, _, node = sym.partition("@")
+        if name != node:
+            lost.append(sym)
+    return lost
+
+
 def failing_step(log_text):
     """The step of dpkg-buildpackage that failed and, for tests, which."""
     # The first tool that reports an error (dpkg-buildpackage's own report
@@ -393,6 +416,10 @@ class Runner:
         if f.log:
             say(f"last lines of {f.log}:\n{tail(f.log)}")
 
+    def uses_lld(self):
+        """Whether divcc links with lld: the `link` transformation is on."""
+        return bool({"all", "link"} & set(self.args.transforms.split(",")))
+
     def maint_options(self):
         return "hardening=+all" + (" optimize=+lto" if self.args.lto else "")
 
@@ -422,8 +449,13 @@ class Runner:
         ldflags = []
         if self.args.lto:
             ldflags += ["-flto=auto", "-ffat-lto-objects"]
-        if {"all", "link"} & set(self.args.transforms.split(",")):
+        if self.uses_lld():
             ldflags += pkg.lld_ldflags
+            # lld does not define the absolute symbol GNU ld defines for
+            # each version node (JSONC_0.14@JSONC_0.14), which symbols files
+            # list: dpkg-gensymbols reports them but fails on nothing, and
+            # missing_symbols() below fails the build on any other symbol.
+            env["DPKG_GENSYMBOLS_CHECK_LEVEL"] = "0"
         if ldflags:
             env["DEB_LDFLAGS_APPEND"] = " ".join(ldflags)
         return env
@@ -502,8 +534,10 @@ class Runner:
                           f"timed out after {self.args.timeout}s{replaced}", log)
                 return None
             if rc != 0:
+                err = first_error(text)
                 self.fail(name, version, failing_step(text), seed_id, tr,
-                          f"dpkg-buildpackage exit status {rc}{replaced}", log)
+                          f"dpkg-buildpackage exit status {rc}{': ' + err if err else ''}"
+                          f"{replaced}", log)
                 return None
             problems = []
             n_tests = tests_run(text)
@@ -514,6 +548,11 @@ class Runner:
             compiler = self.divxx if pkg.lang == "C++" else self.divcc
             if compiler not in text and self.divcc not in text:
                 problems.append(f"the build log never names {compiler}")
+            if self.uses_lld():
+                lost = missing_symbols(text)
+                if lost:
+                    problems.append(f"dpkg-gensymbols: {len(lost)} symbol(s) of the symbols "
+                                    f"file missing: {', '.join(lost[:5])}")
             gcc = GCC_COMPILE.findall(text)
             if gcc:
                 problems.append(f"the build log shows {len(gcc)} compiles by gcc, not divcc: "
