@@ -78,16 +78,12 @@ static Error shuffleSections(Compilation &C, const Config &Cfg) {
   return Error::success();
 }
 
-/// An assembly file with \p Size bytes of trap padding in .init. Its notes
-/// say what every object compiled by clang says (no executable stack) and
-/// that the padding is compatible with control-flow protection, which is
-/// true of code that never runs: a linker turns protection off for the
-/// whole program when one object lacks the mark.
-static void writePaddingAssembly(raw_ostream &Out, uint64_t Size,
-                                 const TrapPadding &Padding) {
-  Out << "\t.section .init,\"ax\",%progbits\n"
-      << "\t.fill " << Size << ", 1, " << unsigned(Padding.FillByte) << "\n"
-      << "\t.section .note.GNU-stack,\"\",%progbits\n"
+/// The notes every object clang compiles carries (no executable stack), and
+/// that the object is compatible with control-flow protection, which is
+/// true of an object with no code that runs: a linker turns protection off
+/// for the whole program when one object lacks the mark.
+static void writeNotes(raw_ostream &Out, const TrapPadding &Padding) {
+  Out << "\t.section .note.GNU-stack,\"\",%progbits\n"
       << "\t.section .note.gnu.property,\"a\",%note\n"
       << "\t.p2align 3\n"
       << "\t.long 4, 16, " << ELF::NT_GNU_PROPERTY_TYPE_0 << "\n"
@@ -97,13 +93,23 @@ static void writePaddingAssembly(raw_ostream &Out, uint64_t Size,
       << "\t.p2align 3\n";
 }
 
-/// Assembles the padding for \p T into \p Obj.
+Error assembleCodeFreeObject(StringRef Body, const llvm::Triple &T,
+                             const std::string &Obj) {
+  std::string Asm = Body.str();
+  raw_string_ostream AsmOS(Asm);
+  writeNotes(AsmOS, trapPadding(T));
+  return assembleObject(Asm, T, Obj);
+}
+
+/// Assembles \p Size bytes of trap padding in .init into \p Obj.
 static Error assemblePadding(const std::string &Obj, uint64_t Size,
                              const llvm::Triple &T) {
   std::string Asm;
   raw_string_ostream AsmOS(Asm);
-  writePaddingAssembly(AsmOS, Size, trapPadding(T));
-  if (Error E = assembleObject(Asm, T, Obj))
+  AsmOS << "\t.section .init,\"ax\",%progbits\n"
+        << "\t.fill " << Size << ", 1, " << unsigned(trapPadding(T).FillByte)
+        << "\n";
+  if (Error E = assembleCodeFreeObject(Asm, T, Obj))
     return createStringError("cannot assemble the link-time padding: " +
                              toString(std::move(E)));
   return Error::success();

@@ -12,6 +12,9 @@
 #define DIVCC_DRIVER_LINKJOB_H
 
 #include "llvm/Support/Error.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <string>
 
 namespace clang::driver {
 class Compilation;
@@ -24,6 +27,12 @@ struct Config;
 /// Applies the link-time transformations of \p Cfg to every link job of
 /// \p C. Fails (before anything runs) if they cannot be applied as asked.
 llvm::Error diversifyLinkJobs(clang::driver::Compilation &C, const Config &Cfg);
+
+/// Assembles \p Body, assembly that adds no code that runs, into the object
+/// \p Obj for \p T (a supported target), with the notes clang's objects
+/// carry, so that linking it changes no property of the program.
+llvm::Error assembleCodeFreeObject(llvm::StringRef Body, const llvm::Triple &T,
+                                   const std::string &Obj);
 
 } // namespace divcc
 

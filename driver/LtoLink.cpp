@@ -22,14 +22,25 @@
 #include "codegen/LtoBackend.h"
 #include "driver/Config.h"
 #include "driver/InProcessCc1.h"
+#include "driver/LinkJob.h"
+#include "support/AtomicOutput.h"
+#include "support/Environment.h"
 
 #include "clang/Driver/Action.h"
 #include "clang/Driver/Compilation.h"
 #include "clang/Driver/Job.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/Magic.h"
+#include "llvm/LTO/LTO.h"
 #include "llvm/Object/Archive.h"
+#include "llvm/ObjCopy/CommonConfig.h"
+#include "llvm/ObjCopy/ELF/ELFConfig.h"
+#include "llvm/ObjCopy/ELF/ELFObjcopy.h"
 #include "llvm/Object/ArchiveWriter.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -216,6 +227,100 @@ Error writeNativeArchive(StringRef Path, StringRef Out, bool FatLto,
                       /*Thin=*/false);
 }
 
+/// An object with no code or data to stand in for the bitcode input
+/// \p Path in the final link. lld puts a symbol into its symbol table when
+/// it first sees it, and that order is the order of the PLT and the GOT:
+/// the stub references (weakly: it loads no archive member) the symbols
+/// the bitcode references, at the input's place, in the input's order, as
+/// lld's one-step LTO link would see them there, weak where the bitcode's
+/// reference is weak. Named are the symbols that the generated code still
+/// references (\p Referenced) and those whose reference made lld load an
+/// archive member (\p Extracting): the others, optimized away, would
+/// otherwise be imported for nothing.
+Error writeSymbolOrderStub(StringRef Path, const StringSet<> &Referenced,
+                           const StringSet<> &Extracting,
+                           const std::string &Out) {
+  auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return createStringError(Buffer.getError(), "cannot read '%s'",
+                             Path.str().c_str());
+  Expected<MemoryBufferRef> Bitcode =
+      findLtoBitcode((*Buffer)->getMemBufferRef());
+  if (!Bitcode)
+    return Bitcode.takeError();
+  Expected<std::unique_ptr<lto::InputFile>> Input =
+      lto::InputFile::create(*Bitcode);
+  if (!Input)
+    return Input.takeError();
+  std::string Asm;
+  for (const lto::InputFile::Symbol &Sym : (*Input)->symbols())
+    if (Sym.isUndefined() && (Referenced.contains(Sym.getName()) ||
+                              Extracting.contains(Sym.getName())))
+      Asm += (Sym.isWeak() ? "\t.weak \"" : "\t.globl \"") +
+             Sym.getName().str() + "\"\n";
+  return assembleCodeFreeObject(Asm, Triple((*Input)->getTargetTriple()),
+                                Out);
+}
+
+/// The global symbols that the objects \p Paths reference but do not define.
+Expected<StringSet<>> undefinedSymbols(ArrayRef<std::string> Paths) {
+  StringSet<> Names;
+  for (const std::string &Path : Paths) {
+    auto Buffer = MemoryBuffer::getFile(Path);
+    if (!Buffer)
+      return errorCodeToError(Buffer.getError());
+    auto Obj = object::ObjectFile::createObjectFile((*Buffer)->getMemBufferRef());
+    if (!Obj)
+      return Obj.takeError();
+    for (const object::SymbolRef &Sym : (*Obj)->symbols()) {
+      Expected<uint32_t> Flags = Sym.getFlags();
+      Expected<StringRef> Name = Sym.getName();
+      if (!Flags || !Name)
+        return Flags ? Name.takeError() : Flags.takeError();
+      if (*Flags & object::SymbolRef::SF_Undefined)
+        Names.insert(*Name);
+    }
+  }
+  return Names;
+}
+
+/// lld links the objects its own LTO generates with their section groups
+/// ignored (ObjFile::parse with ignoreComdats): comdats were resolved in
+/// the IR, and the groups code generation adds itself, such as
+/// DW.ref.__gxx_personality_v0, keep one copy per object. Without its
+/// group sections, \p Path links the same way in the final link.
+Error dropSectionGroups(const std::string &Path) {
+  Expected<object::OwningBinary<object::Binary>> Binary =
+      object::createBinary(Path);
+  if (!Binary)
+    return Binary.takeError();
+  auto *Elf = dyn_cast<object::ELFObjectFileBase>(Binary->getBinary());
+  if (!Elf)
+    return createStringError(inconvertibleErrorCode(), "not an ELF object");
+  objcopy::CommonConfig Common;
+  Common.InputFilename = Path;
+  Common.OutputFilename = Path;
+  if (Error E = Common.ToRemove.addMatcher(objcopy::NameOrPattern::create(
+          ".group", objcopy::MatchStyle::Literal,
+          [](Error E) { return E; })))
+    return E;
+  objcopy::ELFConfig ElfConfig;
+  SmallVector<char, 0> Output;
+  raw_svector_ostream OS(Output);
+  if (Error E =
+          objcopy::elf::executeObjcopyOnBinary(Common, ElfConfig, *Elf, OS))
+    return E;
+  return writeFileAtomically(Path, StringRef(Output.data(), Output.size()));
+}
+
+/// The pass plugin lld loads for divcc, installed next to divcc.
+std::string ltoPluginPath() {
+  static int Anchor;
+  std::string Self = sys::fs::getMainExecutable(nullptr, &Anchor);
+  return (sys::path::parent_path(Self) + "/divcc-lto-plugin.so").str();
+}
+
 class LtoLinkCommand : public Command {
 public:
   LtoLinkCommand(const Command &Link, const Config &Cfg)
@@ -250,11 +355,17 @@ public:
 
 private:
   int runLld(ArrayRef<const char *> Args,
-             ArrayRef<std::optional<StringRef>> Redirects) const {
+             ArrayRef<std::optional<StringRef>> Redirects,
+             ArrayRef<std::string> Environment = {}) const {
     SmallVector<StringRef, 128> Argv = {getExecutable()};
     Argv.append(Args.begin(), Args.end());
+    std::optional<SmallVector<StringRef, 64>> Env;
+    if (!Environment.empty())
+      Env.emplace(Environment.begin(), Environment.end());
     std::string Message;
-    int Code = sys::ExecuteAndWait(getExecutable(), Argv, std::nullopt,
+    int Code = sys::ExecuteAndWait(getExecutable(), Argv,
+                                   Env ? std::optional(ArrayRef(*Env))
+                                       : std::nullopt,
                                    Redirects, 0, 0, &Message);
     if (Code < 0) {
       errs() << "divcc: error: cannot run '" << getExecutable()
@@ -294,6 +405,8 @@ private:
     std::string ThinList = (Temp + "/thin.list").str();
     std::string IndexOnly = "--thinlto-index-only=" + ThinList;
     std::string PrefixReplace = "--thinlto-prefix-replace=;" + Prefix;
+    std::string WhyExtractFile = (Temp + "/why-extract.txt").str();
+    std::string WhyExtract = "--why-extract=" + WhyExtractFile;
     opt::ArgStringList Resolve;
     for (size_t I = 0; I < Args.size(); ++I) {
       if (StringRef(Args[I]) == "-o" && I + 1 < Args.size()) {
@@ -305,9 +418,21 @@ private:
       Resolve.push_back(Args[I]);
     }
     Resolve.append({"--plugin-opt=emit-llvm", IndexOnly.c_str(),
-                    PrefixReplace.c_str()});
-    if (int R = runLld(Resolve, Redirects))
+                    PrefixReplace.c_str(), WhyExtract.c_str()});
+    // The regular module with its use-lists' order, which emit-llvm's copy
+    // lacks (codegen/LtoModulePlugin.cpp).
+    std::string Plugin = ltoPluginPath();
+    std::string LoadPlugin = "--load-pass-plugin=" + Plugin;
+    std::string OrderedModule = (Temp + "/regular.ordered.bc").str();
+    std::vector<std::string> Env;
+    if (sys::fs::exists(Plugin)) {
+      Resolve.push_back(LoadPlugin.c_str());
+      Env = environmentWith({}, {"DIVCC_LTO_MODULE_OUTPUT=" + OrderedModule});
+    }
+    if (int R = runLld(Resolve, Redirects, Env))
       return R;
+    if (sys::fs::exists(OrderedModule))
+      RegularModule = OrderedModule;
 
     // Step 2: divcc's code generator, with lld's options.
     LtoCodeGenOptions Options = codeGenOptions(Args);
@@ -341,12 +466,45 @@ private:
         return R;
     }
 
+    for (const std::string &Object : Objects)
+      if (Error E = dropSectionGroups(Object)) {
+        errs() << "divcc: error: cannot prepare '" << Object
+               << "' for the final link: " << toString(std::move(E)) << '\n';
+        return 1;
+      }
+
     // Step 3: the final link, with no bitcode left.
+    Expected<StringSet<>> Referenced = undefinedSymbols(Objects);
+    if (!Referenced) {
+      errs() << "divcc: error: cannot read the generated objects: "
+             << toString(Referenced.takeError()) << '\n';
+      return 1;
+    }
+    // The symbols through which each input made lld load archive members.
+    StringMap<StringSet<>> Extracting;
+    if (auto Why = MemoryBuffer::getFile(WhyExtractFile, /*IsText=*/true)) {
+      SmallVector<StringRef, 64> Lines;
+      (*Why)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+      for (StringRef Line : ArrayRef(Lines).drop_front()) {
+        SmallVector<StringRef, 3> Fields;
+        Line.split(Fields, '\t');
+        if (Fields.size() == 3)
+          Extracting[Fields[0]].insert(Fields[2]);
+      }
+    }
+    // What takes each bitcode input's place: a native archive or a stub.
     std::vector<std::string> NativeArchives(Args.size());
     std::vector<bool> Drop(Args.size());
     for (auto [I, Kind] : LtoInputs) {
       if (Kind != InputKind::ArchiveWithBitcode) {
-        Drop[I] = true;
+        NativeArchives[I] = (Temp + "/stub." + Twine(I) + ".o").str();
+        if (Error E = writeSymbolOrderStub(Args[I], *Referenced,
+                                              Extracting[Args[I]],
+                                              NativeArchives[I])) {
+          errs() << "divcc: error: cannot stand in for '" << Args[I]
+                 << "': " << toString(std::move(E)) << '\n';
+          return 1;
+        }
         continue;
       }
       NativeArchives[I] = (Temp + "/native." + Twine(I) + ".a").str();
