@@ -13,6 +13,10 @@ project's; each failure prints one line and a command that repeats it.
 CI mode (the default): lz4, expat, secp256k1 and sqlite, 2 seeds.
 --full: all six projects, 5 seeds, the longer test counts.
 
+--lto thin|full adds -flto=MODE -fuse-ld=lld to every build, the clang-19
+and -fno-diversify triage builds included: the projects' own build systems
+compile bitcode and divcc generates the code when they link.
+
 --target aarch64 builds for aarch64-linux-gnu (divcc and clang-19 with
 --target=aarch64-linux-gnu -fuse-ld=lld, Debian's cross libraries in
 /usr/aarch64-linux-gnu, configure --host=aarch64-linux-gnu) and runs every
@@ -89,8 +93,12 @@ class Runner:
 
     # ---- builds shared by several tasks: references and triage builds
 
+    def lto_flags(self):
+        return f" -flto={self.args.lto} -fuse-ld=lld" if self.args.lto else ""
+
     def flags(self, seed):
-        return f"-O2 -fdiversify={self.args.transforms} -frandom-seed={seed}"
+        return (f"-O2 -fdiversify={self.args.transforms} -frandom-seed={seed}"
+                + self.lto_flags())
 
     def shared_build(self, name, kind):
         """A build of name by clang-19 ('clang') or divcc -fno-diversify
@@ -106,6 +114,7 @@ class Runner:
         label = {"clang": "clang-19 -O2", "nodiv": "divcc -O2 -fno-diversify"}[kind]
         cc, cxx, flags = ((self.clang, self.clangxx, "-O2") if kind == "clang"
                           else (self.divcc, self.divxx, "-O2 -fno-diversify"))
+        flags += self.lto_flags()
         say(f"{name} {label}: building")
         t = time.monotonic()
         try:
@@ -138,6 +147,8 @@ class Runner:
     def repro(self, name, seed, test=None):
         cmd = ["python3", "tests/real-world/realworld.py", "--project", name,
                "--seed", seed, "--transforms", self.args.transforms]
+        if self.args.lto:
+            cmd += ["--lto", self.args.lto]
         if self.target != DEFAULT_TARGET:
             cmd += ["--target", self.target]
         if self.args.full:
@@ -272,6 +283,8 @@ def parse_args():
                          f"with an AArch64 recipe: {', '.join(cross)}")
     ap.add_argument("--transforms", default="all", metavar="LIST",
                     help="the -fdiversify=LIST of every build (default: %(default)s)")
+    ap.add_argument("--lto", choices=["thin", "full"],
+                    help="build every project with -flto=MODE -fuse-ld=lld")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, metavar="N",
                     help="builds at once, and make -jN in each (default: %(default)s)")
     ap.add_argument("--keep", action="store_true", help="keep every build folder")
@@ -343,7 +356,7 @@ def main():
     if args.target != DEFAULT_TARGET:
         mode += f", {args.target} under {projects.get_target(args.target).emulator[0]}"
     say(f"real-world ({mode}): {', '.join(args.names)}; seeds {', '.join(args.seed_list)}; "
-        f"-fdiversify={args.transforms}; -j{args.jobs}; divcc {corpus.build_dir()}; in {work}")
+        f"-fdiversify={args.transforms}{' -flto=' + args.lto if args.lto else ''}; -j{args.jobs}; divcc {corpus.build_dir()}; in {work}")
 
     runner = Runner(args, work)
     fetch_failed = []
