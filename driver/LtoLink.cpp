@@ -24,6 +24,7 @@
 #include "driver/InProcessCc1.h"
 #include "driver/LinkJob.h"
 #include "support/AtomicOutput.h"
+#include "support/ElfRewrite.h"
 #include "support/Environment.h"
 
 #include "clang/Driver/Action.h"
@@ -36,10 +37,7 @@
 #include "llvm/LTO/LTO.h"
 #include "llvm/Object/Archive.h"
 #include "llvm/ObjCopy/CommonConfig.h"
-#include "llvm/ObjCopy/ELF/ELFConfig.h"
-#include "llvm/ObjCopy/ELF/ELFObjcopy.h"
 #include "llvm/Object/ArchiveWriter.h"
-#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -291,27 +289,15 @@ Expected<StringSet<>> undefinedSymbols(ArrayRef<std::string> Paths) {
 /// DW.ref.__gxx_personality_v0, keep one copy per object. Without its
 /// group sections, \p Path links the same way in the final link.
 Error dropSectionGroups(const std::string &Path) {
-  Expected<object::OwningBinary<object::Binary>> Binary =
-      object::createBinary(Path);
-  if (!Binary)
-    return Binary.takeError();
-  auto *Elf = dyn_cast<object::ELFObjectFileBase>(Binary->getBinary());
-  if (!Elf)
-    return createStringError(inconvertibleErrorCode(), "not an ELF object");
-  objcopy::CommonConfig Common;
-  Common.InputFilename = Path;
-  Common.OutputFilename = Path;
-  if (Error E = Common.ToRemove.addMatcher(objcopy::NameOrPattern::create(
-          ".group", objcopy::MatchStyle::Literal,
-          [](Error E) { return E; })))
-    return E;
-  objcopy::ELFConfig ElfConfig;
-  SmallVector<char, 0> Output;
-  raw_svector_ostream OS(Output);
-  if (Error E =
-          objcopy::elf::executeObjcopyOnBinary(Common, ElfConfig, *Elf, OS))
-    return E;
-  return writeFileAtomically(Path, StringRef(Output.data(), Output.size()));
+  Expected<SmallVector<char, 0>> Output =
+      rewriteElf(Path, [](objcopy::CommonConfig &Common) {
+        cantFail(Common.ToRemove.addMatcher(objcopy::NameOrPattern::create(
+            ".group", objcopy::MatchStyle::Literal,
+            [](Error E) { return E; })));
+      });
+  if (!Output)
+    return Output.takeError();
+  return writeFileAtomically(Path, StringRef(Output->data(), Output->size()));
 }
 
 /// The pass plugin lld loads for divcc, installed next to divcc.

@@ -4,6 +4,7 @@
 
 #include "registry/Fingerprints.h"
 #include "support/AtomicOutput.h"
+#include "support/ElfRewrite.h"
 #include "support/Sha256.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -11,8 +12,6 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ObjCopy/CommonConfig.h"
-#include "llvm/ObjCopy/ELF/ELFConfig.h"
-#include "llvm/ObjCopy/ELF/ELFObjcopy.h"
 #include "llvm/Object/BuildID.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
@@ -360,25 +359,11 @@ std::vector<uint64_t> codeFingerprints(const ElfImage &Image) {
 static Expected<std::string>
 writeObjcopy(StringRef From, StringRef To, StringRef What,
              function_ref<void(objcopy::CommonConfig &)> Configure) {
-  Expected<object::OwningBinary<object::Binary>> Binary =
-      object::createBinary(From);
-  if (!Binary)
-    return Binary.takeError();
-  auto *Elf = dyn_cast<object::ELFObjectFileBase>(Binary->getBinary());
-  if (!Elf)
-    return failure("'" + From + "' is not an ELF file");
-  objcopy::CommonConfig Common;
-  Common.InputFilename = From;
-  Common.OutputFilename = To;
-  Configure(Common);
-  objcopy::ELFConfig ElfConfig;
-  SmallVector<char, 0> Output;
-  raw_svector_ostream OS(Output);
-  if (Error E =
-          objcopy::elf::executeObjcopyOnBinary(Common, ElfConfig, *Elf, OS))
+  Expected<SmallVector<char, 0>> Output = rewriteElf(From, Configure);
+  if (!Output)
     return failure("cannot " + What + " '" + From +
-                   "': " + toString(std::move(E)));
-  StringRef Bytes(Output.data(), Output.size());
+                   "': " + toString(Output.takeError()));
+  StringRef Bytes(Output->data(), Output->size());
   if (std::error_code EC =
           sys::fs::create_directories(sys::path::parent_path(To)))
     return failure("cannot create '" + sys::path::parent_path(To) + "'", EC);
