@@ -193,10 +193,15 @@ def get_target(name):
 # Running commands
 
 
-def _env(cc, cxx, cflags, target=TARGETS["x86_64"], extra=None):
+def _env(cc, cxx, cflags, target=TARGETS["x86_64"], extra=None, divcc_options=""):
     env = dict(os.environ)
-    for var in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "CPPFLAGS", "LDFLAGS", "LIBS"):
+    for var in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "CPPFLAGS", "LDFLAGS", "LIBS",
+                "DIVCC_OPTIONS"):
         env.pop(var, None)
+    if divcc_options:
+        # divcc's own options through the environment, which no wrapper
+        # filters (libtool drops unknown flags from shared-library links).
+        env["DIVCC_OPTIONS"] = divcc_options
     cc, cxx = (shlex.join([c, *target.cc_flags]) if target.cc_flags else c for c in (cc, cxx))
     env.update(CC=cc, CXX=cxx, CFLAGS=cflags, CXXFLAGS=cflags, LC_ALL="C", LANG="C")
     env.update(target.tool_env())
@@ -384,6 +389,12 @@ class Project:
     def artifacts(self, bdir, target):
         return {}
 
+    def shuffled_at_link(self, bdir):
+        """For a project with a shared library: (ok, detail), whether the
+        library's functions are interleaved across its objects, as `link`
+        lays them out; None for other projects."""
+        return None
+
     def _make(self, args, cwd, env, log, jobs=1, timeout=BUILD_TIMEOUT):
         code = _run(["make", f"-j{jobs}"] + list(args), cwd, env, log, timeout)
         if code != 0:
@@ -513,6 +524,28 @@ class Expat(Project):
 
     def artifacts(self, bdir, target):
         return {"xmlwf": bdir / "src" / "xmlwf" / "xmlwf"}
+
+    def shuffled_at_link(self, bdir):
+        # libtool links libexpat.so from lib/.libs/*.o with only the flags
+        # it knows: `link` reaches that link through DIVCC_OPTIONS alone.
+        src = bdir / "src"
+        lib = src / ".libs" / "libexpat.so"
+        owner = {}
+        for obj in sorted((src / "lib" / ".libs").glob("*.o")):
+            out = subprocess.run([str(LLVM_BIN / "llvm-nm"), "--defined-only", str(obj)],
+                                 capture_output=True, text=True).stdout
+            for line in out.splitlines():
+                parts = line.split()
+                if len(parts) == 3 and parts[1] in "Tt":
+                    owner[parts[2]] = obj.stem
+        out = subprocess.run(["nm", "-n", "--defined-only", str(lib)],
+                             capture_output=True, text=True).stdout
+        files = [owner[p[2]] for p in (line.split() for line in out.splitlines())
+                 if len(p) == 3 and p[1] in "Tt" and p[2] in owner]
+        changes = sum(1 for a, b in zip(files, files[1:]) if a != b)
+        detail = (f"{len(files)} functions of {len(set(files))} objects in libexpat.so, "
+                  f"{changes} changes of object in address order")
+        return changes > len(set(files)), detail
 
 
 class Secp256k1(Project):
@@ -806,10 +839,11 @@ def fetch(name):
         return src
 
 
-def build(name, cc, cxx, cflags, out_dir, jobs=2, target="x86_64"):
+def build(name, cc, cxx, cflags, out_dir, jobs=2, target="x86_64", divcc_options=""):
     """Builds a fresh copy of the project's sources in out_dir (emptied
     first) with the given compilers and flags for C and C++, for target (a
-    name in TARGETS). Returns out_dir; the log is out_dir/logs/build.log.
+    name in TARGETS), and divcc_options in DIVCC_OPTIONS (for the tests'
+    builds too). Returns out_dir; the log is out_dir/logs/build.log.
     Raises BuildError."""
     p = project(name)
     t = get_target(target)
@@ -824,11 +858,12 @@ def build(name, cc, cxx, cflags, out_dir, jobs=2, target="x86_64"):
     (bdir / "logs").mkdir(parents=True)
     shutil.copytree(src, bdir / "src", symlinks=True)
     recipe = {"project": p.name, "cc": str(cc), "cxx": str(cxx), "cflags": cflags,
-              "target": t.name}
+              "target": t.name, "divcc_options": divcc_options}
     (bdir / "realworld-build.json").write_text(json.dumps(recipe, indent=1) + "\n")
     log = bdir / "logs" / "build.log"
     log.write_bytes(b"")
-    p.build(bdir / "src", bdir, _env(str(cc), str(cxx), cflags, t), jobs, log, t)
+    p.build(bdir / "src", bdir, _env(str(cc), str(cxx), cflags, t, divcc_options=divcc_options),
+            jobs, log, t)
     return bdir
 
 
@@ -850,7 +885,7 @@ def run_test(name, build, test, full=False, reference=None):
     bdir = Path(build)
     r = _recipe(bdir)
     t = build_target(bdir)
-    env = _env(r["cc"], r["cxx"], r["cflags"], t)
+    env = _env(r["cc"], r["cxx"], r["cflags"], t, divcc_options=r.get("divcc_options", ""))
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", test)
     log = bdir / "logs" / f"test-{safe}.log"
     log.write_bytes(b"")

@@ -3,8 +3,12 @@
 
 Each selected project (tests/real-world/projects.py) is built from a fresh
 copy of its sources, for each seed, with
-    CC=divcc CXX=div++ CFLAGS=CXXFLAGS="-O2 -fdiversify=LIST -frandom-seed=SEED"
-and its own tests are run one at a time. The sqlite shell runs
+    CC=divcc CXX=div++ CFLAGS=CXXFLAGS=-O2
+    DIVCC_OPTIONS="-fdiversify=LIST -fdiversify-seed-file=SEEDFILE"
+(SEEDFILE holds the seed's name; divcc's options go through the
+environment, which libtool cannot drop from a shared library's link as it
+drops unknown flags) and its own tests are run one at a time. With `link`
+in LIST, Expat's libexpat.so must come out shuffled across its objects. The sqlite shell runs
 sqlite-workload.sql, whose output must equal clang-19's build's byte for
 byte. A failing test is run again on the same build, and on builds by
 clang-19 and by divcc -fno-diversify, to tell divcc's faults from the
@@ -97,8 +101,19 @@ class Runner:
         return f" -flto={self.args.lto} -fuse-ld=lld" if self.args.lto else ""
 
     def flags(self, seed):
-        return (f"-O2 -fdiversify={self.args.transforms} -frandom-seed={seed}"
-                + self.lto_flags())
+        return "-O2" + self.lto_flags()
+
+    def divcc_options(self, seed):
+        """divcc's options for this seed, the seed in a file of its own."""
+        seed_file = self.work / "seeds" / seed
+        seed_file.parent.mkdir(exist_ok=True)
+        seed_file.write_text(seed)
+        seed_file.chmod(0o600)
+        return f"-fdiversify={self.args.transforms} -fdiversify-seed-file={seed_file}"
+
+    def links_shuffled(self):
+        names = self.args.transforms.split(",")
+        return "all" in names or "link" in names
 
     def shared_build(self, name, kind):
         """A build of name by clang-19 ('clang') or divcc -fno-diversify
@@ -211,11 +226,12 @@ class Runner:
     def task(self, name, seed):
         tag = f"{name} {seed}"
         bdir = self.work / f"{name}-{seed}"
-        say(f"{tag}: building with divcc {self.flags(seed)}")
+        options = self.divcc_options(seed)
+        say(f"{tag}: building with divcc {self.flags(seed)}, DIVCC_OPTIONS={options}")
         t = time.monotonic()
         try:
             build = projects.build(name, self.divcc, self.divxx, self.flags(seed), bdir, self.jobs,
-                                   self.target)
+                                   self.target, divcc_options=options)
         except Exception as e:  # noqa: BLE001
             log = getattr(e, "log", None)
             say(f"{tag}: build FAILED ({fmt_time(time.monotonic() - t)}): {e}")
@@ -228,6 +244,18 @@ class Runner:
             self.keep_dirs.append(bdir)
             return
         say(f"{tag}: built ({fmt_time(time.monotonic() - t)})")
+
+        shuffled = projects.project(name).shuffled_at_link(build) if self.links_shuffled() else None
+        if shuffled is not None:
+            ok, detail = shuffled
+            if ok:
+                with self.lock:
+                    self.passed += 1
+                say(f"{tag}: shared library shuffled at link time ({detail})")
+            else:
+                say(f"{tag}: shared library NOT shuffled at link time ({detail})")
+                self.record(Failure(name, "link-shuffle", seed, self.args.transforms, detail,
+                                    self.repro(name, seed)))
 
         reference = None
         if projects.project(name).needs_reference:
