@@ -43,7 +43,12 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace clang::driver;
@@ -307,6 +312,299 @@ std::string ltoPluginPath() {
   return (sys::path::parent_path(Self) + "/divcc-lto-plugin.so").str();
 }
 
+/// How many ThinLTO back ends may run at once: lld's --thinlto-jobs= or
+/// --plugin-opt=jobs=, else one per core, as lld. Each module's code is the
+/// same whatever this number (see LtoBackend.cpp).
+unsigned backendJobs(ArrayRef<const char *> Args) {
+  unsigned Jobs = 0;
+  for (StringRef A : Args)
+    if (A.consume_front("--thinlto-jobs=") || A.consume_front("-thinlto-jobs=") ||
+        A.consume_front("--plugin-opt=jobs=") || A.consume_front("-plugin-opt=jobs="))
+      if (A.getAsInteger(10, Jobs))
+        Jobs = 0; // "all" and the like: one per core
+  return Jobs ? Jobs : std::max(1u, heavyweight_hardware_concurrency().compute_thread_count());
+}
+
+/// One ThinLTO back end to run: a module, its index, its object.
+struct ThinBackend {
+  std::string ModuleId, IndexPath, OutputPath;
+};
+
+/// Runs \p Backends, up to \p Jobs at once, each in a process forked from
+/// this one: it holds the key, which thus never leaves divcc's memory, and
+/// divcc's code generator keeps per-process state (LLVM's options, the
+/// scheduler registry) that threads would share.
+int runThinBackends(ArrayRef<ThinBackend> Backends, unsigned Jobs,
+                    const LtoCodeGenOptions &Options, const Config &Cfg) {
+  auto RunOne = [&](const ThinBackend &B) {
+    return compileThinLtoModule(B.ModuleId, B.IndexPath, B.OutputPath, Options,
+                                Cfg);
+  };
+  if (Jobs <= 1 || Backends.size() <= 1) {
+    for (const ThinBackend &B : Backends)
+      if (int R = RunOne(B))
+        return R;
+    return 0;
+  }
+  std::map<pid_t, const ThinBackend *> Running;
+  size_t Next = 0;
+  int Result = 0;
+  while (Running.size() || (Next < Backends.size() && !Result)) {
+    while (Running.size() < Jobs && Next < Backends.size() && !Result) {
+      const ThinBackend &B = Backends[Next++];
+      outs().flush();
+      errs().flush();
+      pid_t Pid = ::fork();
+      if (Pid == 0) {
+        // The child's own crash recovery: a crash must end this process,
+        // never return into the parent's frames.
+        int R = runRecoverably([&] { return RunOne(B); });
+        errs().flush();
+        ::_exit(R);
+      }
+      if (Pid < 0) { // no process to spare: run it here
+        Result = RunOne(B);
+        continue;
+      }
+      Running[Pid] = &B;
+    }
+    if (Running.empty())
+      break;
+    int Status = 0;
+    pid_t Done = ::waitpid(-1, &Status, 0);
+    if (Done < 0)
+      break;
+    auto It = Running.find(Done);
+    if (It == Running.end())
+      continue;
+    if (!WIFEXITED(Status) || WEXITSTATUS(Status)) {
+      if (!WIFEXITED(Status))
+        errs() << "divcc: error: the ThinLTO back end of '"
+               << It->second->ModuleId << "' died of signal "
+               << WTERMSIG(Status) << '\n';
+      Result = 1;
+    }
+    Running.erase(It);
+  }
+  return Result;
+}
+
+/// The three steps of one LTO link (see LtoLink.h), with the files they
+/// share in one private directory.
+class LtoLinkSteps {
+public:
+  LtoLinkSteps(StringRef Lld, const opt::ArgStringList &Args, StringRef Temp,
+               ArrayRef<std::optional<StringRef>> Redirects, const Config &Cfg)
+      : Lld(Lld), Args(Args), Temp(Temp), Redirects(Redirects), Cfg(Cfg),
+        FatLto(is_contained(Args, StringRef("--fat-lto-objects"))) {}
+
+  int run() {
+    findBitcodeInputs();
+    if (int R = resolveSymbols())
+      return R;
+    if (int R = generateCode())
+      return R;
+    return linkObjects();
+  }
+
+private:
+  std::string path(const Twine &Name) const { return (Temp + "/" + Name).str(); }
+
+  int runLld(ArrayRef<const char *> LldArgs,
+             ArrayRef<std::string> Environment = {}) const {
+    SmallVector<StringRef, 128> Argv = {Lld};
+    Argv.append(LldArgs.begin(), LldArgs.end());
+    std::optional<SmallVector<StringRef, 64>> Env;
+    if (!Environment.empty())
+      Env.emplace(Environment.begin(), Environment.end());
+    std::string Message;
+    int Code = sys::ExecuteAndWait(
+        Lld, Argv, Env ? std::optional(ArrayRef(*Env)) : std::nullopt,
+        Redirects, 0, 0, &Message);
+    if (Code < 0) {
+      errs() << "divcc: error: cannot run '" << Lld << "': " << Message
+             << '\n';
+      return 1;
+    }
+    return Code;
+  }
+
+  void findBitcodeInputs() {
+    for (size_t I = 0; I < Args.size(); ++I) {
+      StringRef A = Args[I];
+      if (takesSeparateValue(A)) {
+        ++I;
+        continue;
+      }
+      if (A.starts_with("-") || !sys::fs::is_regular_file(A))
+        continue;
+      InputKind Kind = classify(A, FatLto);
+      if (Kind != InputKind::Native)
+        LtoInputs.push_back({I, Kind});
+    }
+  }
+
+  /// Step 1: lld resolves symbols and writes what is left to compile.
+  int resolveSymbols() {
+    for (auto [I, Kind] : LtoInputs) {
+      SmallString<256> Dir(IndexPrefix);
+      sys::path::append(Dir, sys::path::parent_path(Args[I]));
+      sys::fs::create_directories(Dir);
+    }
+    std::string IndexOnly = "--thinlto-index-only=" + ThinList;
+    std::string PrefixReplace = "--thinlto-prefix-replace=;" + IndexPrefix;
+    std::string WhyExtract = "--why-extract=" + WhyExtractFile;
+    opt::ArgStringList Resolve;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      if (StringRef(Args[I]) == "-o" && I + 1 < Args.size()) {
+        Resolve.append({"-o", RegularModule.c_str()});
+        ++I;
+        continue;
+      }
+      Resolve.push_back(Args[I]);
+    }
+    Resolve.append({"--plugin-opt=emit-llvm", IndexOnly.c_str(),
+                    PrefixReplace.c_str(), WhyExtract.c_str()});
+    // The regular module with its use-lists' order, which emit-llvm's copy
+    // lacks (codegen/LtoModulePlugin.cpp).
+    std::string Plugin = ltoPluginPath();
+    std::string LoadPlugin = "--load-pass-plugin=" + Plugin;
+    std::string OrderedModule = path("regular.ordered.bc");
+    std::vector<std::string> Env;
+    if (sys::fs::exists(Plugin)) {
+      Resolve.push_back(LoadPlugin.c_str());
+      Env = environmentWith({}, {"DIVCC_LTO_MODULE_OUTPUT=" + OrderedModule});
+    }
+    if (int R = runLld(Resolve, Env))
+      return R;
+    if (sys::fs::exists(OrderedModule))
+      RegularModule = OrderedModule;
+    return 0;
+  }
+
+  /// Step 2: divcc's code generator, with lld's options.
+  int generateCode() {
+    LtoCodeGenOptions Options = codeGenOptions(Args);
+    if (!applyLtoCommandLine(Options))
+      return 1;
+    if (sys::fs::exists(RegularModule)) {
+      Objects.push_back(path("lto.regular.o"));
+      if (int R = compileRegularLtoModule(RegularModule, Objects.back(),
+                                          Options, Cfg))
+        return R;
+    }
+    auto List = MemoryBuffer::getFile(ThinList, /*IsText=*/true);
+    if (!List) {
+      errs() << "divcc: error: lld wrote no ThinLTO module list\n";
+      return 1;
+    }
+    SmallVector<StringRef, 16> Lines;
+    (*List)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    std::vector<ThinBackend> Backends;
+    for (StringRef Line : Lines) {
+      if (!Line.starts_with(IndexPrefix))
+        continue;
+      std::string Index = (Line + ".thinlto.bc").str();
+      uint64_t Size = 0;
+      if (sys::fs::file_size(Index, Size) || Size == 0)
+        continue; // an archive member lld did not load
+      Objects.push_back(path("lto." + Twine(Objects.size()) + ".o"));
+      Backends.push_back(
+          {Line.drop_front(IndexPrefix.size()).str(), Index, Objects.back()});
+    }
+    if (int R = runThinBackends(Backends, backendJobs(Args), Options, Cfg))
+      return R;
+    for (const std::string &Object : Objects)
+      if (Error E = dropSectionGroups(Object)) {
+        errs() << "divcc: error: cannot prepare '" << Object
+               << "' for the final link: " << toString(std::move(E)) << '\n';
+        return 1;
+      }
+    return 0;
+  }
+
+  /// The symbols through which each input made lld load archive members.
+  StringMap<StringSet<>> extractingSymbols() const {
+    StringMap<StringSet<>> Extracting;
+    auto Why = MemoryBuffer::getFile(WhyExtractFile, /*IsText=*/true);
+    if (!Why)
+      return Extracting;
+    SmallVector<StringRef, 64> Lines;
+    (*Why)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef Line : ArrayRef(Lines).drop_front()) {
+      SmallVector<StringRef, 3> Fields;
+      Line.split(Fields, '\t');
+      if (Fields.size() == 3)
+        Extracting[Fields[0]].insert(Fields[2]);
+    }
+    return Extracting;
+  }
+
+  /// Step 3: the final link, with no bitcode left.
+  int linkObjects() {
+    Expected<StringSet<>> Referenced = undefinedSymbols(Objects);
+    if (!Referenced) {
+      errs() << "divcc: error: cannot read the generated objects: "
+             << toString(Referenced.takeError()) << '\n';
+      return 1;
+    }
+    StringMap<StringSet<>> Extracting = extractingSymbols();
+    // What takes each bitcode input's place: a stub or a native archive.
+    std::vector<std::string> Replacement(Args.size());
+    std::vector<bool> Drop(Args.size());
+    for (auto [I, Kind] : LtoInputs) {
+      if (Kind != InputKind::ArchiveWithBitcode) {
+        Replacement[I] = path("stub." + Twine(I) + ".o");
+        if (Error E = writeSymbolOrderStub(Args[I], *Referenced,
+                                           Extracting[Args[I]],
+                                           Replacement[I])) {
+          errs() << "divcc: error: cannot stand in for '" << Args[I]
+                 << "': " << toString(std::move(E)) << '\n';
+          return 1;
+        }
+        continue;
+      }
+      Replacement[I] = path("native." + Twine(I) + ".a");
+      bool Empty = false;
+      if (Error E =
+              writeNativeArchive(Args[I], Replacement[I], FatLto, Empty)) {
+        errs() << "divcc: error: cannot copy the native members of '"
+               << Args[I] << "': " << toString(std::move(E)) << '\n';
+        return 1;
+      }
+      Drop[I] = Empty;
+    }
+    opt::ArgStringList Final;
+    for (size_t I = 0; I < Args.size(); ++I) {
+      if (Drop[I] || isLtoOption(Args[I]))
+        continue;
+      if (StringRef(Args[I]) == "-plugin" && I + 1 < Args.size()) {
+        ++I;
+        continue;
+      }
+      Final.push_back(Replacement[I].empty() ? Args[I]
+                                             : Replacement[I].c_str());
+    }
+    for (const std::string &Object : Objects)
+      Final.push_back(Object.c_str());
+    return runLld(Final);
+  }
+
+  StringRef Lld;
+  const opt::ArgStringList &Args;
+  StringRef Temp;
+  ArrayRef<std::optional<StringRef>> Redirects;
+  const Config &Cfg;
+  bool FatLto;
+
+  std::vector<std::pair<size_t, InputKind>> LtoInputs; // argument, kind
+  std::string IndexPrefix = path("index/");
+  std::string RegularModule = path("regular.bc");
+  std::string ThinList = path("thin.list");
+  std::string WhyExtractFile = path("why-extract.txt");
+  std::vector<std::string> Objects; // step 2's, in lld's order
+};
+
 class LtoLinkCommand : public Command {
 public:
   LtoLinkCommand(const Command &Link, const Config &Cfg)
@@ -336,189 +634,14 @@ public:
              << EC.message() << '\n';
       return 1;
     }
-    return runRecoverably([&] { return link(Temp.Path, Redirects); });
+    return runRecoverably([&] {
+      return LtoLinkSteps(getExecutable(), getArguments(), Temp.Path,
+                          Redirects, Cfg)
+          .run();
+    });
   }
 
 private:
-  int runLld(ArrayRef<const char *> Args,
-             ArrayRef<std::optional<StringRef>> Redirects,
-             ArrayRef<std::string> Environment = {}) const {
-    SmallVector<StringRef, 128> Argv = {getExecutable()};
-    Argv.append(Args.begin(), Args.end());
-    std::optional<SmallVector<StringRef, 64>> Env;
-    if (!Environment.empty())
-      Env.emplace(Environment.begin(), Environment.end());
-    std::string Message;
-    int Code = sys::ExecuteAndWait(getExecutable(), Argv,
-                                   Env ? std::optional(ArrayRef(*Env))
-                                       : std::nullopt,
-                                   Redirects, 0, 0, &Message);
-    if (Code < 0) {
-      errs() << "divcc: error: cannot run '" << getExecutable()
-             << "': " << Message << '\n';
-      return 1;
-    }
-    return Code;
-  }
-
-  int link(StringRef Temp, ArrayRef<std::optional<StringRef>> Redirects) const {
-    const opt::ArgStringList &Args = getArguments();
-    bool FatLto = is_contained(Args, StringRef("--fat-lto-objects"));
-
-    // The inputs that hold bitcode.
-    std::vector<std::pair<size_t, InputKind>> LtoInputs;
-    for (size_t I = 0; I < Args.size(); ++I) {
-      StringRef A = Args[I];
-      if (takesSeparateValue(A)) {
-        ++I;
-        continue;
-      }
-      if (A.starts_with("-") || !sys::fs::is_regular_file(A))
-        continue;
-      InputKind Kind = classify(A, FatLto);
-      if (Kind != InputKind::Native)
-        LtoInputs.push_back({I, Kind});
-    }
-
-    // Step 1: lld resolves symbols and writes what is left to compile.
-    std::string Prefix = (Temp + "/index/").str();
-    for (auto [I, Kind] : LtoInputs) {
-      SmallString<256> Dir(Prefix);
-      sys::path::append(Dir, sys::path::parent_path(Args[I]));
-      sys::fs::create_directories(Dir);
-    }
-    std::string RegularModule = (Temp + "/regular.bc").str();
-    std::string ThinList = (Temp + "/thin.list").str();
-    std::string IndexOnly = "--thinlto-index-only=" + ThinList;
-    std::string PrefixReplace = "--thinlto-prefix-replace=;" + Prefix;
-    std::string WhyExtractFile = (Temp + "/why-extract.txt").str();
-    std::string WhyExtract = "--why-extract=" + WhyExtractFile;
-    opt::ArgStringList Resolve;
-    for (size_t I = 0; I < Args.size(); ++I) {
-      if (StringRef(Args[I]) == "-o" && I + 1 < Args.size()) {
-        Resolve.push_back("-o");
-        Resolve.push_back(RegularModule.c_str());
-        ++I;
-        continue;
-      }
-      Resolve.push_back(Args[I]);
-    }
-    Resolve.append({"--plugin-opt=emit-llvm", IndexOnly.c_str(),
-                    PrefixReplace.c_str(), WhyExtract.c_str()});
-    // The regular module with its use-lists' order, which emit-llvm's copy
-    // lacks (codegen/LtoModulePlugin.cpp).
-    std::string Plugin = ltoPluginPath();
-    std::string LoadPlugin = "--load-pass-plugin=" + Plugin;
-    std::string OrderedModule = (Temp + "/regular.ordered.bc").str();
-    std::vector<std::string> Env;
-    if (sys::fs::exists(Plugin)) {
-      Resolve.push_back(LoadPlugin.c_str());
-      Env = environmentWith({}, {"DIVCC_LTO_MODULE_OUTPUT=" + OrderedModule});
-    }
-    if (int R = runLld(Resolve, Redirects, Env))
-      return R;
-    if (sys::fs::exists(OrderedModule))
-      RegularModule = OrderedModule;
-
-    // Step 2: divcc's code generator, with lld's options.
-    LtoCodeGenOptions Options = codeGenOptions(Args);
-    if (!applyLtoCommandLine(Options))
-      return 1;
-    std::vector<std::string> Objects;
-    if (sys::fs::exists(RegularModule)) {
-      Objects.push_back((Temp + "/lto.regular.o").str());
-      if (int R = compileRegularLtoModule(RegularModule, Objects.back(),
-                                          Options, Cfg))
-        return R;
-    }
-    auto List = MemoryBuffer::getFile(ThinList, /*IsText=*/true);
-    if (!List) {
-      errs() << "divcc: error: lld wrote no ThinLTO module list\n";
-      return 1;
-    }
-    SmallVector<StringRef, 16> Lines;
-    (*List)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-    for (StringRef Line : Lines) {
-      if (!Line.starts_with(Prefix))
-        continue;
-      std::string Index = (Line + ".thinlto.bc").str();
-      uint64_t Size = 0;
-      if (sys::fs::file_size(Index, Size) || Size == 0)
-        continue; // an archive member lld did not load
-      Objects.push_back(
-          (Temp + "/lto." + Twine(Objects.size()) + ".o").str());
-      if (int R = compileThinLtoModule(Line.drop_front(Prefix.size()), Index,
-                                       Objects.back(), Options, Cfg))
-        return R;
-    }
-
-    for (const std::string &Object : Objects)
-      if (Error E = dropSectionGroups(Object)) {
-        errs() << "divcc: error: cannot prepare '" << Object
-               << "' for the final link: " << toString(std::move(E)) << '\n';
-        return 1;
-      }
-
-    // Step 3: the final link, with no bitcode left.
-    Expected<StringSet<>> Referenced = undefinedSymbols(Objects);
-    if (!Referenced) {
-      errs() << "divcc: error: cannot read the generated objects: "
-             << toString(Referenced.takeError()) << '\n';
-      return 1;
-    }
-    // The symbols through which each input made lld load archive members.
-    StringMap<StringSet<>> Extracting;
-    if (auto Why = MemoryBuffer::getFile(WhyExtractFile, /*IsText=*/true)) {
-      SmallVector<StringRef, 64> Lines;
-      (*Why)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-      for (StringRef Line : ArrayRef(Lines).drop_front()) {
-        SmallVector<StringRef, 3> Fields;
-        Line.split(Fields, '\t');
-        if (Fields.size() == 3)
-          Extracting[Fields[0]].insert(Fields[2]);
-      }
-    }
-    // What takes each bitcode input's place: a native archive or a stub.
-    std::vector<std::string> NativeArchives(Args.size());
-    std::vector<bool> Drop(Args.size());
-    for (auto [I, Kind] : LtoInputs) {
-      if (Kind != InputKind::ArchiveWithBitcode) {
-        NativeArchives[I] = (Temp + "/stub." + Twine(I) + ".o").str();
-        if (Error E = writeSymbolOrderStub(Args[I], *Referenced,
-                                              Extracting[Args[I]],
-                                              NativeArchives[I])) {
-          errs() << "divcc: error: cannot stand in for '" << Args[I]
-                 << "': " << toString(std::move(E)) << '\n';
-          return 1;
-        }
-        continue;
-      }
-      NativeArchives[I] = (Temp + "/native." + Twine(I) + ".a").str();
-      bool Empty = false;
-      if (Error E = writeNativeArchive(Args[I], NativeArchives[I], FatLto,
-                                       Empty)) {
-        errs() << "divcc: error: cannot copy the native members of '"
-               << Args[I] << "': " << toString(std::move(E)) << '\n';
-        return 1;
-      }
-      Drop[I] = Empty;
-    }
-    opt::ArgStringList Final;
-    for (size_t I = 0; I < Args.size(); ++I) {
-      if (Drop[I] || isLtoOption(Args[I]))
-        continue;
-      if (StringRef(Args[I]) == "-plugin" && I + 1 < Args.size()) {
-        ++I;
-        continue;
-      }
-      Final.push_back(NativeArchives[I].empty() ? Args[I]
-                                                : NativeArchives[I].c_str());
-    }
-    for (const std::string &Object : Objects)
-      Final.push_back(Object.c_str());
-    return runLld(Final, Redirects);
-  }
-
   const Config &Cfg;
 };
 
