@@ -146,7 +146,6 @@ LtoCodeGenOptions codeGenOptions(ArrayRef<const char *> Args) {
   bool Pie = false, Shared = false;
   for (size_t I = 0; I < Args.size(); ++I) {
     StringRef A = Args[I];
-    StringRef V;
     if (A.consume_front("--plugin-opt=") || A.consume_front("-plugin-opt=")) {
       if (A.consume_front("mcpu="))
         O.LlvmArgs.push_back(("-mcpu=" + A).str());
@@ -171,7 +170,6 @@ LtoCodeGenOptions codeGenOptions(ArrayRef<const char *> Args) {
     } else if (A == "-r" || A == "--relocatable") {
       O.Relocatable = true;
     }
-    (void)V;
   }
   O.Pic = Pie || Shared;
   return O;
