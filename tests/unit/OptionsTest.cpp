@@ -427,3 +427,45 @@ TEST_F(OptionsTest, HelpTextMentionsEveryTransformationAndOption) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(SecretRedaction, MasksTheValueOfSecretOptionsOnly) {
+  EXPECT_EQ(redactSecret("-frandom-seed=TopSecret"), "-frandom-seed=<secret>");
+  EXPECT_EQ(redactSecret("-fdiversify-key=00ff"), "-fdiversify-key=<secret>");
+  // A seed file's name and every other argument are shown as they are.
+  EXPECT_EQ(redactSecret("-fdiversify-seed-file=k.seed"),
+            "-fdiversify-seed-file=k.seed");
+  EXPECT_EQ(redactSecret("-O2"), "-O2");
+  EXPECT_EQ(redactSecret("@args.rsp"), "@args.rsp");
+  EXPECT_TRUE(isSeedOption("-fdiversify-seed-file=k.seed"));
+  EXPECT_TRUE(isSeedOption("-frandom-seed=x"));
+  EXPECT_FALSE(isSeedOption("-frandom-seedx"));
+}
+
+TEST(ResponseFiles, NestedQuotedAndMissing) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("divcc-rsp", Dir));
+  std::string Outer = (Dir + "/outer.rsp").str();
+  std::string Inner = (Dir + "/inner.rsp").str();
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream(Outer, EC) << "-O2 \"-frandom-seed=a b\" @" << Inner
+                                    << "\n";
+    ASSERT_FALSE(EC);
+    llvm::raw_fd_ostream(Inner, EC) << "'x y.c' -o\\ out\n";
+    ASSERT_FALSE(EC);
+  }
+  std::string OuterArg = "@" + Outer;
+  llvm::SmallVector<const char *, 8> Args = {"divcc", OuterArg.c_str(),
+                                             "@no-such-file.rsp"};
+  llvm::BumpPtrAllocator Storage;
+  ASSERT_FALSE(llvm::errorToBool(expandResponseFiles(Args, Storage)));
+  std::vector<std::string> Got(Args.begin(), Args.end());
+  EXPECT_EQ(Got, (std::vector<std::string>{"divcc", "-O2", "-frandom-seed=a b",
+                                           "x y.c", "-o out",
+                                           "@no-such-file.rsp"}));
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+} // namespace
