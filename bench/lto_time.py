@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""LTO build time of divcc against clang-19 + lld, as ratios measured side
+by side in one run.
+
+For each project (tests/real-world/projects.py, built by its own build
+system, -j1) and each LTO mode, three configurations take turns, the order
+rotating every round:
+
+  clang-19              clang-19 -O2 -flto=MODE -fuse-ld=lld
+  divcc -fno-diversify  divcc, the same flags, -fno-diversify
+  divcc -fdiversify     divcc, the same flags, -fdiversify (the default set)
+                        with a fixed seed (a seed file)
+
+divcc's own options go in DIVCC_OPTIONS, not in CFLAGS: libtool drops
+flags it does not know from the link of a shared library (expat's
+libexpat.so), which would otherwise run with divcc's defaults.
+
+build: the CPU time (user + system) of every process of the whole build
+(configure, make, the compilers and the LTO links), median of --rounds.
+
+link: the project's main LTO link alone, run again from the objects its
+last build left (the command is taken from the build log), median of
+--link-rounds; this is where LTO generates the code. CPU time, and the
+wall time next to it: ThinLTO back ends run on every core (lld's threads,
+divcc's forked processes), divcc's two lld runs and the work between them
+alone.
+
+  lz4    programs/lz4 (every object bitcode: the whole program's code is
+         generated at link time)
+  expat  .libs/libexpat.so (the library; its objects are bitcode)
+
+Budgets, stated next to the numbers, not asserted: the build with
+-fdiversify at most 1.15x clang-19's with the same LTO mode, with
+-fno-diversify at most 1.05x.
+
+--instructions instead counts, with valgrind's callgrind, the instructions
+each configuration's link executes, per process (for divcc: the driver,
+which runs the code generator, and lld's two runs, symbol resolution and
+the final link): exact, whatever the machine's load. These links run with
+-Wl,--thinlto-jobs=1, so that divcc runs its back ends in its own process.
+
+  python3 bench/lto_time.py                       # 10 to 13 minutes on 2 cores
+  python3 bench/lto_time.py --projects lz4 --modes thin --rounds 5
+  python3 bench/lto_time.py --instructions --projects lz4 --modes thin
+                                                  # 5 minutes; all: much longer
+"""
+
+import argparse
+import math
+import os
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "e2e"))
+sys.path.insert(0, str(ROOT / "tests" / "real-world"))
+import corpus  # noqa: E402
+import projects  # noqa: E402
+
+MODES = ["thin", "full"]
+SEED = b"lto-time"  # the fixed seed of -fdiversify
+BUDGETS = {"divcc -fno-diversify": 1.05, "divcc -fdiversify": 1.15}
+
+
+class Link:
+    """A project's main LTO link, as its build log records it: the folder
+    (inside the build directory) it runs in, and a pattern of its command."""
+
+    def __init__(self, label, cwd, pattern):
+        self.label, self.cwd, self.pattern = label, cwd, re.compile(pattern)
+
+    def command(self, bdir, compilers):
+        """The last command of the build log that matches, run by one of
+        compilers (libtool's 'libtool: link: ' prefix removed)."""
+        log = Path(bdir) / "logs" / "build.log"
+        found = None
+        for line in log.read_text(errors="replace").splitlines():
+            line = line.removeprefix("libtool: link: ")
+            if not self.pattern.search(line):
+                continue
+            try:
+                words = shlex.split(line)
+            except ValueError:
+                continue
+            if words and words[0] in compilers:
+                found = words
+        if not found:
+            raise SystemExit(f"lto_time: no link of {self.label} in {log} "
+                             f"(pattern {self.pattern.pattern!r})")
+        return found
+
+
+LINKS = {
+    "lz4": Link("programs/lz4", "src/programs", r" -o lz4$"),
+    "expat": Link(".libs/libexpat.so", "src", r" -o \.libs/libexpat\.so"),
+}
+
+# A quick check that each build works (a round trip through lz4, a
+# well-formed document through xmlwf).
+SMOKE = {
+    "lz4": "echo divcc-lto | ./src/programs/lz4 -q -c | ./src/programs/lz4 -q -d -c "
+           "| grep -qx divcc-lto",
+    "expat": "printf '<a><b/></a>' > good.xml && printf '<a><b></a>' > bad.xml && "
+             "test -z \"$(./src/xmlwf/xmlwf good.xml)\" && "
+             "./src/xmlwf/xmlwf bad.xml | grep -q 'mismatched tag'",
+}
+
+
+def configurations(mode, work):
+    """{name: (cc, cxx, flags, DIVCC_OPTIONS)}."""
+    divcc, divxx = corpus.divcc(False), corpus.divcc(True)
+    clang, clangxx = corpus.clang(False), corpus.clang(True)
+    flags = ["-O2", f"-flto={mode}", "-fuse-ld=lld"]
+    seed = work / "lto-time.seed"
+    if not seed.exists():
+        seed.write_bytes(SEED)
+    return {"clang-19": (clang, clangxx, flags, ""),
+            "divcc -fno-diversify": (divcc, divxx, flags, "-fno-diversify"),
+            "divcc -fdiversify": (divcc, divxx, flags,
+                                  f"-fdiversify -fdiversify-seed-file={seed}")}
+
+
+def log(msg):
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
+
+
+def link_env(divcc_options):
+    env = dict(os.environ)
+    env.pop("DIVCC_OPTIONS", None)
+    if divcc_options:
+        env["DIVCC_OPTIONS"] = divcc_options
+    return env
+
+
+def run_timed(cmd, cwd, divcc_options):
+    """(CPU seconds (user + system) of cmd and its children, wall seconds)."""
+    start = time.perf_counter()
+    p = subprocess.Popen(cmd, cwd=cwd, env=link_env(divcc_options),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = p.stderr.read().decode(errors="replace")
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - start
+    p.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise RuntimeError(f"{shlex.join(cmd)} (in {cwd}) failed ({code}): {err[-400:]}")
+    return usage.ru_utime + usage.ru_stime, wall
+
+
+def children_cpu_seconds():
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def build(name, cc, cxx, flags, divcc_options, bdir):
+    """CPU seconds of one whole build (every process it ran), -j1."""
+    before = children_cpu_seconds()
+    try:
+        projects.build(name, cc, cxx, flags, bdir, jobs=1, divcc_options=divcc_options)
+    except projects.BuildError as e:
+        opts = f" (DIVCC_OPTIONS={divcc_options})" if divcc_options else ""
+        raise SystemExit(f"lto_time: {name} with {cc} {shlex.join(flags)}{opts} failed: {e}\n"
+                         f"  log: {e.log}\n{projects.tail(e.log) if e.log else ''}")
+    return children_cpu_seconds() - before
+
+
+def smoke(name, bdir, what):
+    r = subprocess.run(["sh", "-c", SMOKE[name]], cwd=bdir, capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit(f"lto_time: the {what} build of {name} does not work "
+                         f"({SMOKE[name]!r} in {bdir} failed): {r.stderr[-300:]}")
+
+
+def time_mode(name, mode, args, work):
+    """{config: {"build": [cpu...], "link": [cpu...], "link wall": [...]}}."""
+    configs = configurations(mode, work)
+    names = list(configs)
+    dirs = {c: work / f"{name}-{mode}-{c.replace(' ', '_')}" for c in names}
+    times = {c: {"build": [], "link": [], "link wall": []} for c in names}
+    for r in range(args.rounds):
+        for c in names[r % len(names):] + names[:r % len(names)]:
+            cc, cxx, flags, opts = configs[c]
+            times[c]["build"].append(build(name, cc, cxx, flags, opts, dirs[c]))
+            if r == 0:
+                smoke(name, dirs[c], f"{c} -flto={mode}")
+        log(f"{name} -flto={mode}: build round {r + 1}/{args.rounds}: " +
+            ", ".join(f"{c} {times[c]['build'][-1]:.2f} s" for c in names))
+    link = LINKS[name]
+    commands = {c: link.command(dirs[c], configs[c][:2]) for c in names}
+    for r in range(args.link_rounds):
+        for c in names[r % len(names):] + names[:r % len(names)]:
+            cpu, wall = run_timed(commands[c], dirs[c] / link.cwd, configs[c][3])
+            times[c]["link"].append(cpu)
+            times[c]["link wall"].append(wall)
+    log(f"{name} -flto={mode}: link of {link.label}: " +
+        ", ".join(f"{c} {statistics.median(times[c]['link']):.2f} s" for c in names))
+    return times
+
+
+def geomean(xs):
+    xs = [x for x in xs if x]
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+
+
+def budget_note(config, ratio):
+    if config not in BUDGETS:
+        return ""
+    b = BUDGETS[config]
+    return f"≤ {b:.2f}: {'met' if ratio <= b else 'over'}"
+
+
+def report(results, args):
+    """The table, as markdown."""
+    out = [f"LTO build time (CPU seconds, user + system, -j1), median of {args.rounds} "
+           f"builds; link: the main LTO link alone, median of {args.link_rounds}. "
+           "Ratios to clang-19 with the same LTO mode.", "",
+           "| project | mode | configuration | build s | build ratio | budget | "
+           "link s | link ratio | link wall s | link wall ratio |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    ratios = {}
+    for (name, mode), times in results.items():
+        med = {c: {k: statistics.median(v) for k, v in t.items()} for c, t in times.items()}
+        base = med["clang-19"]
+        for c, m in med.items():
+            rb, rl, rw = (m[k] / base[k] for k in ("build", "link", "link wall"))
+            if c != "clang-19":
+                ratios.setdefault((c, mode), []).append((rb, rl, rw))
+                ratios.setdefault((c, "all"), []).append((rb, rl, rw))
+            out.append(f"| {name} | {mode} | {c} | {m['build']:.2f} | {rb:.3f} | "
+                       f"{budget_note(c, rb)} | {m['link']:.2f} | {rl:.3f} | "
+                       f"{m['link wall']:.2f} | {rw:.3f} |")
+    modes = sorted({mode for _, mode in results}, key=MODES.index)
+    for group in modes + (["all"] if len(modes) > 1 else []):
+        for c in BUDGETS:
+            rs = ratios.get((c, group))
+            if not rs:
+                continue
+            g = [geomean([r[i] for r in rs]) for i in range(3)]
+            out.append(f"| geometric mean | {group} | {c} | | {g[0]:.3f} | {budget_note(c, g[0])} | "
+                       f"| {g[1]:.3f} | | {g[2]:.3f} |")
+    out += ["", "Budgets (stated, not asserted): with -fdiversify the LTO build at most "
+            "1.15x clang-19's with the same LTO mode, with -fno-diversify at most 1.05x."]
+    return "\n".join(out) + "\n"
+
+
+def callgrind_processes(cmd, cwd, divcc_options, logdir):
+    """[(executable, instructions)] of cmd and every process it started,
+    in the order they started."""
+    for old in logdir.glob("callgrind.*"):
+        old.unlink()
+    r = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
+                        f"--callgrind-out-file={logdir / 'callgrind.%p'}"] + cmd,
+                       cwd=cwd, env=link_env(divcc_options), capture_output=True, text=True)
+    if r.returncode:
+        raise SystemExit(f"lto_time: {shlex.join(cmd)} under callgrind failed: {r.stderr[-400:]}")
+    procs = []
+    for f in logdir.glob("callgrind.*"):
+        text = f.read_text(errors="replace")
+        m = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
+        exe = re.search(r"^cmd:\s+(\S+)", text, re.M)
+        pid = int(f.name.split(".")[1])
+        procs.append((pid, Path(exe.group(1)).name if exe else "?", int(m.group(1)) if m else 0))
+    return [(exe, n) for _, exe, n in sorted(procs)]
+
+
+def count_instructions(args, work):
+    if shutil.which("valgrind") is None:
+        sys.exit("lto_time: --instructions needs valgrind (scripts/install-deps.sh installs it)")
+    logdir = work / "callgrind"
+    logdir.mkdir()
+    print("instructions executed by the main LTO link (millions), every process; "
+          "for divcc, lld runs twice (1: symbol resolution, 2: the final link) and "
+          "the driver generates the code in between")
+    print(f"{'project':<8} {'mode':<5} {'configuration':<22} {'total':>9} {'ratio':>6}  per process")
+    for name in args.projects:
+        for mode in args.modes:
+            configs = configurations(mode, work)
+            base = None
+            for c, (cc, cxx, flags, opts) in configs.items():
+                bdir = work / f"{name}-{mode}-{c.replace(' ', '_')}"
+                build(name, cc, cxx, flags, opts, bdir)
+                link = LINKS[name]
+                # One back end at a time: a process forked from divcc starts
+                # with its parent's counts (callgrind's state is copied),
+                # which would be counted twice.
+                cmd = link.command(bdir, (cc, cxx)) + ["-Wl,--thinlto-jobs=1"]
+                procs = callgrind_processes(cmd, bdir / link.cwd, opts, logdir)
+                total = sum(n for _, n in procs)
+                base = base or total
+                print(f"{name:<8} {mode:<5} {c:<22} {total / 1e6:9.1f} {total / base:6.3f}  " +
+                      ", ".join(f"{exe} {n / 1e6:.1f}" for exe, n in procs), flush=True)
+
+
+def fingerprint(path):
+    st = Path(path).stat()
+    return st.st_size, st.st_mtime_ns
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--projects", default=",".join(LINKS),
+                    help=f"comma-separated (default and known: {','.join(LINKS)})")
+    ap.add_argument("--modes", default=",".join(MODES),
+                    help="comma-separated LTO modes (default: thin,full)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="builds per configuration (default 3)")
+    ap.add_argument("--link-rounds", type=int, default=5,
+                    help="runs of the main link per configuration (default 5)")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count the instructions of each main link instead (valgrind)")
+    ap.add_argument("--markdown", help="also write the table to this file")
+    ap.add_argument("--keep", action="store_true", help="keep the build folder")
+    args = ap.parse_args()
+    args.projects = [p for p in args.projects.split(",") if p]
+    args.modes = [m for m in args.modes.split(",") if m]
+    for p in args.projects:
+        if p not in LINKS:
+            sys.exit(f"lto_time: unknown project {p!r} (known: {', '.join(LINKS)})")
+    for m in args.modes:
+        if m not in MODES:
+            sys.exit(f"lto_time: unknown LTO mode {m!r} (known: {', '.join(MODES)})")
+    if args.rounds < 1 or args.link_rounds < 1:
+        sys.exit("lto_time: --rounds and --link-rounds must be at least 1")
+    divcc = Path(corpus.divcc(False))
+    if not os.access(divcc, os.X_OK):
+        sys.exit(f"lto_time: no divcc at {divcc}: run ./scripts/build.sh "
+                 "(or set DIVCC_BUILD_DIR)")
+    for tool in (corpus.clang(False), corpus.clang(True), Path(corpus.clang(False)).parent / "ld.lld"):
+        if not os.access(tool, os.X_OK):
+            sys.exit(f"lto_time: {tool} is missing (scripts/install-deps.sh installs clang-19 and lld)")
+    for p in args.projects:
+        try:
+            projects.fetch(p)  # downloading is not building
+        except (projects.FetchError, OSError, subprocess.SubprocessError) as e:
+            sys.exit(f"lto_time: cannot fetch {p}: {e}")
+
+    divcc_before = fingerprint(divcc)
+    work = Path(tempfile.mkdtemp(prefix="divcc-lto-time-"))
+    started = time.time()
+    try:
+        if args.instructions:
+            count_instructions(args, work)
+        else:
+            results = {}
+            for name in args.projects:
+                for mode in args.modes:
+                    results[(name, mode)] = time_mode(name, mode, args, work)
+            text = report(results, args)
+            print(text)
+            if args.markdown:
+                Path(args.markdown).write_text(text)
+    finally:
+        if args.keep:
+            log(f"builds kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    log(f"done in {(time.time() - started) / 60:.1f} minutes")
+    if fingerprint(divcc) != divcc_before:
+        sys.exit(f"lto_time: {divcc} changed during the run: the numbers mix two "
+                 "builds of divcc; run again")
+
+
+if __name__ == "__main__":
+    main()
