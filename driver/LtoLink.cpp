@@ -228,17 +228,51 @@ Error writeNativeArchive(StringRef Path, StringRef Out, bool FatLto,
                       /*Thin=*/false);
 }
 
+/// The global symbols of the objects divcc generated: those they reference
+/// without defining, and those they define.
+struct GeneratedSymbols {
+  StringSet<> Undefined;
+  StringSet<> Defined;
+};
+
+Expected<GeneratedSymbols> generatedSymbols(ArrayRef<std::string> Paths) {
+  GeneratedSymbols Symbols;
+  for (const std::string &Path : Paths) {
+    auto Buffer = MemoryBuffer::getFile(Path);
+    if (!Buffer)
+      return errorCodeToError(Buffer.getError());
+    auto Obj =
+        object::ObjectFile::createObjectFile((*Buffer)->getMemBufferRef());
+    if (!Obj)
+      return Obj.takeError();
+    for (const object::SymbolRef &Sym : (*Obj)->symbols()) {
+      Expected<uint32_t> Flags = Sym.getFlags();
+      Expected<StringRef> Name = Sym.getName();
+      if (!Flags || !Name)
+        return Flags ? Name.takeError() : Flags.takeError();
+      if (*Flags & object::SymbolRef::SF_Undefined)
+        Symbols.Undefined.insert(*Name);
+      else if (*Flags & object::SymbolRef::SF_Global)
+        Symbols.Defined.insert(*Name);
+    }
+  }
+  return Symbols;
+}
+
 /// An object with no code or data to stand in for the bitcode input
 /// \p Path in the final link. lld puts a symbol into its symbol table when
-/// it first sees it, and that order is the order of the PLT and the GOT:
-/// the stub references (weakly: it loads no archive member) the symbols
-/// the bitcode references, at the input's place, in the input's order, as
-/// lld's one-step LTO link would see them there, weak where the bitcode's
-/// reference is weak. Named are the symbols that the generated code still
-/// references (\p Referenced) and those whose reference made lld load an
-/// archive member (\p Extracting): the others, optimized away, would
+/// it first sees it, and that order is the order of the PLT, the GOT and
+/// the dynamic symbol table: the stub names the bitcode's symbols at the
+/// input's place, in the input's order, as lld's one-step LTO link sees
+/// them there. A symbol the bitcode references is referenced alike (weak
+/// where the bitcode's reference is weak, so that the same archive members
+/// load); a symbol it defines is referenced weakly (which loads nothing),
+/// and the generated object defines it later. Named are only the symbols
+/// the generated code still references or defines globally (\p Generated),
+/// and those whose reference made lld load an archive member
+/// (\p Extracting): the others, optimized away or internalized, would
 /// otherwise be imported for nothing.
-Error writeSymbolOrderStub(StringRef Path, const StringSet<> &Referenced,
+Error writeSymbolOrderStub(StringRef Path, const GeneratedSymbols &Generated,
                            const StringSet<> &Extracting,
                            const std::string &Out) {
   auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
@@ -254,36 +288,26 @@ Error writeSymbolOrderStub(StringRef Path, const StringSet<> &Referenced,
       lto::InputFile::create(*Bitcode);
   if (!Input)
     return Input.takeError();
-  std::string Asm;
-  for (const lto::InputFile::Symbol &Sym : (*Input)->symbols())
-    if (Sym.isUndefined() && (Referenced.contains(Sym.getName()) ||
-                              Extracting.contains(Sym.getName())))
-      Asm += (Sym.isWeak() ? "\t.weak \"" : "\t.globl \"") +
-             Sym.getName().str() + "\"\n";
+  // lld inserts a bitcode file's defined symbols first, then its undefined
+  // ones (BitcodeFile::parse); an object's in symbol table order.
+  std::string Defined, Undefined;
+  for (const lto::InputFile::Symbol &Sym : (*Input)->symbols()) {
+    StringRef Name = Sym.getName();
+    bool Strong = false;
+    if (Sym.isUndefined()) {
+      if (!Generated.Undefined.contains(Name) &&
+          !Generated.Defined.contains(Name) && !Extracting.contains(Name))
+        continue;
+      Strong = !Sym.isWeak();
+    } else if (!Generated.Defined.contains(Name)) {
+      continue;
+    }
+    (Sym.isUndefined() ? Undefined : Defined) +=
+        (Strong ? "\t.globl \"" : "\t.weak \"") + Name.str() + "\"\n";
+  }
+  std::string Asm = Defined + Undefined;
   return assembleCodeFreeObject(Asm, Triple((*Input)->getTargetTriple()),
                                 Out);
-}
-
-/// The global symbols that the objects \p Paths reference but do not define.
-Expected<StringSet<>> undefinedSymbols(ArrayRef<std::string> Paths) {
-  StringSet<> Names;
-  for (const std::string &Path : Paths) {
-    auto Buffer = MemoryBuffer::getFile(Path);
-    if (!Buffer)
-      return errorCodeToError(Buffer.getError());
-    auto Obj = object::ObjectFile::createObjectFile((*Buffer)->getMemBufferRef());
-    if (!Obj)
-      return Obj.takeError();
-    for (const object::SymbolRef &Sym : (*Obj)->symbols()) {
-      Expected<uint32_t> Flags = Sym.getFlags();
-      Expected<StringRef> Name = Sym.getName();
-      if (!Flags || !Name)
-        return Flags ? Name.takeError() : Flags.takeError();
-      if (*Flags & object::SymbolRef::SF_Undefined)
-        Names.insert(*Name);
-    }
-  }
-  return Names;
 }
 
 /// lld links the objects its own LTO generates with their section groups
@@ -540,10 +564,10 @@ private:
 
   /// Step 3: the final link, with no bitcode left.
   int linkObjects() {
-    Expected<StringSet<>> Referenced = undefinedSymbols(Objects);
-    if (!Referenced) {
+    Expected<GeneratedSymbols> Generated = generatedSymbols(Objects);
+    if (!Generated) {
       errs() << "divcc: error: cannot read the generated objects: "
-             << toString(Referenced.takeError()) << '\n';
+             << toString(Generated.takeError()) << '\n';
       return 1;
     }
     StringMap<StringSet<>> Extracting = extractingSymbols();
@@ -553,7 +577,7 @@ private:
     for (auto [I, Kind] : LtoInputs) {
       if (Kind != InputKind::ArchiveWithBitcode) {
         Replacement[I] = path("stub." + Twine(I) + ".o");
-        if (Error E = writeSymbolOrderStub(Args[I], *Referenced,
+        if (Error E = writeSymbolOrderStub(Args[I], *Generated,
                                            Extracting[Args[I]],
                                            Replacement[I])) {
           errs() << "divcc: error: cannot stand in for '" << Args[I]
