@@ -87,6 +87,16 @@ def link(compiler, objs, flags, exe, env=None):
     return exe
 
 
+def output_mismatch(tag, exe, want, reproduce):
+    """Runs exe: None if its exit status and output are want's (a pair from
+    run()), else the failure line, with the command that reproduces it."""
+    got = run([str(exe)])[:2]
+    if got == want:
+        return None
+    return (f"{tag}: exit {got[0]} and output {got[1][:200]!r} differ from clang-19's "
+            f"exit {want[0]} and output {want[1][:200]!r} (reproduce: {reproduce})")
+
+
 def text_section(binary):
     """The bytes of every executable section, in order, as one blob."""
     out = check(["objdump", "-h", "-w", str(binary)]).decode()

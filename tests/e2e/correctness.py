@@ -61,13 +61,10 @@ def main():
             exe = corpus.link(cc, objs, div_flags, out / "prog")
         except RuntimeError as e:
             return f"{tag}: build failed: {e}"
-        got = corpus.run([str(exe)])[:2]
-        if got != expected[prog.name]:
-            return (f"{tag}: exit {got[0]} and output {got[1][:200]!r} differ from clang-19's "
-                    f"exit {expected[prog.name][0]} and output {expected[prog.name][1][:200]!r} "
-                    f"(reproduce: {cc} {' '.join(prog.std_flags() + div_flags)} "
-                    f"{' '.join(map(str, prog.sources))} -lm -lpthread)")
-        return None
+        return corpus.output_mismatch(
+            tag, exe, expected[prog.name],
+            f"{cc} {' '.join(prog.std_flags() + div_flags)} "
+            f"{' '.join(map(str, prog.sources))} -lm -lpthread")
 
     failures = [f for f in corpus.parallel(one, jobs) if f]
     corpus.report("correctness", failures, len(jobs))

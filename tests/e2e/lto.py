@@ -64,14 +64,10 @@ def main():
             exe = build(corpus.divcc(prog.is_cxx), prog, flags, out)
         except RuntimeError as e:
             return f"{tag}: build failed: {e}"
-        got = corpus.run([str(exe)])[:2]
-        want = expected[(prog.name, mode)]
-        if got != want:
-            return (f"{tag}: exit {got[0]} and output {got[1][:200]!r} differ from "
-                    f"clang-19's exit {want[0]} and output {want[1][:200]!r} (reproduce: "
-                    f"{corpus.divcc(prog.is_cxx)} {' '.join(prog.std_flags() + flags)} "
-                    f"-fuse-ld=lld {' '.join(map(str, prog.sources))} -lm -lpthread)")
-        return None
+        return corpus.output_mismatch(
+            tag, exe, expected[(prog.name, mode)],
+            f"{corpus.divcc(prog.is_cxx)} {' '.join(prog.std_flags() + flags)} "
+            f"-fuse-ld=lld {' '.join(map(str, prog.sources))} -lm -lpthread")
 
     failures = [f for f in corpus.parallel(parity, ref_jobs) if f]
     jobs = [(p, m, s, "default") for p in progs for m in MODES for s in range(seeds)]
