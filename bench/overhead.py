@@ -24,6 +24,16 @@ Configurations:
 The profile comes from a training run of the same benchmark on the
 clang-19 -fprofile-instr-generate build.
 
+--lto MODE builds every configuration, the baseline included, with
+-flto=MODE -fuse-ld=lld: divcc's overhead under LTO, against clang-19's LTO
+build.
+
+--instructions counts, instead of timing, the instructions each build
+executes on the benchmark (valgrind --tool=callgrind, one run per build,
+the input rounds once): exact and repeatable whatever else the machine is
+doing. Each configuration is reported as the mean over its variants and
+its worst variant.
+
 Compile time: each project's build is timed for clang-19, divcc
 -fno-diversify and divcc -fdiversify: CPU time of every process the build
 runs (configure, make, the compilers), -j1, median of --compile-repeat
@@ -40,6 +50,7 @@ import math
 import os
 import random
 import resource
+import re
 import shlex
 import shutil
 import statistics
@@ -155,7 +166,25 @@ def run_timed(cmd, stdin, cwd):
     return usage.ru_utime + usage.ru_stime
 
 
-def configurations(each, extra):
+def run_counted(cmd, stdin, cwd):
+    """Instructions cmd executes (callgrind's total; children included)."""
+    fin = open(stdin, "rb") if stdin else subprocess.DEVNULL
+    try:
+        p = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
+                            "--callgrind-out-file=/dev/null"] + list(cmd),
+                           cwd=cwd, stdin=fin, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
+    finally:
+        if stdin:
+            fin.close()
+    err = p.stderr.decode(errors="replace")
+    counts = [int(m.replace(",", "")) for m in re.findall(r"Collected : ([\d,]+)", err)]
+    if p.returncode != 0 or not counts:
+        raise RuntimeError(f"callgrind {shlex.join(cmd)} failed ({p.returncode}): {err[-300:]}")
+    return sum(counts)
+
+
+def configurations(each, extra, lto=None):
     divcc, divxx = corpus.divcc(False), corpus.divcc(True)
     clang, clangxx = corpus.clang(False), corpus.clang(True)
     configs = {"clang-19": (clang, clangxx, []),
@@ -165,6 +194,9 @@ def configurations(each, extra):
             configs[t] = (divcc, divxx, [f"-fdiversify={t}"])
     for name, flags in extra:
         configs[name] = (divcc, divxx, shlex.split(flags))
+    if lto:
+        for cc, cxx, flags in configs.values():
+            flags += [f"-flto={lto}", "-fuse-ld=lld"]
     return configs
 
 
@@ -286,9 +318,38 @@ def ratio_fmt(x):
     return "" if x is None or x != x else f"{x:.3f}"
 
 
+def count_instructions(bench, builds, data, work):
+    """{build: instructions of one run of the benchmark}."""
+    counts = {}
+    for n, program in builds.items():
+        shutil.rmtree(data / "leveldb-db", ignore_errors=True)
+        counts[n] = run_counted(bench.command(program, data), bench.stdin, work)
+        log(f"{bench.name}: {n[0]} variant {n[1]}: {counts[n]:,} instructions")
+    return counts
+
+
+def instruction_row(counts):
+    """Each configuration's mean and worst variant, relative to clang-19."""
+    base = counts[("clang-19", 0)]
+    row = {"clang-19 instructions": base}
+    for cname in dict.fromkeys(c for c, _ in counts):
+        if cname == "clang-19":
+            continue
+        ratios = [v / base for (c, _), v in counts.items() if c == cname]
+        row[cname] = statistics.mean(ratios)
+        row[cname + " worst"] = max(ratios)
+    return row
+
+
 def measure_runtime(bench, args, seeds, extra, data, work):
     """One benchmark's row of the runtime table."""
-    builds = build_all(bench, configurations(args.each, extra), seeds, work)
+    builds = build_all(bench, configurations(args.each, extra, args.lto), seeds, work)
+    if args.instructions:
+        log(f"{bench.name}: counting instructions of {len(builds)} builds")
+        row = instruction_row(count_instructions(bench, builds, data, work))
+        log(f"{bench.name}: " + ", ".join(f"{k} {v:.4f}" for k, v in row.items()
+                                          if k != "clang-19 instructions"))
+        return row
     log(f"{bench.name}: running {len(builds)} builds x {args.repeat}")
     medians = per_config(measure(bench, builds, args.repeat, data, work))
     row = {c: medians[c] / medians["clang-19"] for c in medians if c != "clang-19"}
@@ -320,9 +381,16 @@ def main():
     ap.add_argument("--repeat", type=int, default=5, help="runs per build (default 5)")
     ap.add_argument("--seeds", type=int, default=2, choices=range(1, len(SEEDS) + 1),
                     help="variants per divcc configuration (default 2)")
+    ap.add_argument("--lto", choices=["thin", "full"],
+                    help="build every configuration with -flto=MODE -fuse-ld=lld")
+    ap.add_argument("--instructions", action="store_true",
+                    help="count instructions with callgrind instead of timing "
+                         "(implies --no-profile)")
     ap.add_argument("--markdown", help="also write the tables to this file")
     ap.add_argument("--keep", action="store_true", help="keep the build folder")
     args = ap.parse_args()
+    if args.instructions:
+        args.no_profile = True
     if args.compile_time_only and args.no_compile_time:
         sys.exit("overhead: --compile-time-only and --no-compile-time exclude each other")
 
@@ -365,8 +433,17 @@ def main():
               (TRANSFORMATIONS if args.each else []) + \
               ([] if args.no_profile else ["profile-guided"])
     out = []
-    if runtime:
-        out += ["## Runtime: CPU time relative to clang-19 -O2 (median of "
+    lto = f" -flto={args.lto}" if args.lto else ""
+    if runtime and args.instructions:
+        icolumns = [c for name in columns for c in (name, name + " worst")]
+        out += [f"## Runtime: instructions relative to clang-19 -O2{lto} (one run per "
+                f"build; the mean over {args.seeds} variants and the worst variant)",
+                "", table(runtime, icolumns, lambda x: "" if x is None else f"{x:.4f}"), "",
+                "Baseline instructions per run: " +
+                ", ".join(f"{n} {r['clang-19 instructions']:,}" for n, r in runtime.items()),
+                ""]
+    elif runtime:
+        out += [f"## Runtime: CPU time relative to clang-19 -O2{lto} (median of "
                 f"{args.repeat} runs; profile-guided relative to clang-19 with the same profile)",
                 "", table(runtime, columns, ratio_fmt), "",
                 "Baseline CPU seconds per run: " +
