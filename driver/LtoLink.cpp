@@ -461,8 +461,16 @@ private:
       if (A.starts_with("-") || !sys::fs::is_regular_file(A))
         continue;
       InputKind Kind = classify(A, FatLto);
-      if (Kind != InputKind::Native)
-        LtoInputs.push_back({I, Kind});
+      if (Kind == InputKind::Native)
+        continue;
+      LtoInputs.push_back({I, Kind});
+      // lld names each module by its path; step 1 writes the module's
+      // index at that name under the private directory, where "../" could
+      // lead out of it: lld gets absolute paths.
+      SmallString<256> Absolute(A);
+      sys::fs::make_absolute(Absolute);
+      sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+      AbsolutePaths[I] = Absolute.str().str();
     }
   }
 
@@ -470,7 +478,7 @@ private:
   int resolveSymbols() {
     for (auto [I, Kind] : LtoInputs) {
       SmallString<256> Dir(IndexPrefix);
-      sys::path::append(Dir, sys::path::parent_path(Args[I]));
+      sys::path::append(Dir, sys::path::parent_path(AbsolutePaths[I]));
       sys::fs::create_directories(Dir);
     }
     std::string IndexOnly = "--thinlto-index-only=" + ThinList;
@@ -483,7 +491,8 @@ private:
         ++I;
         continue;
       }
-      Resolve.push_back(Args[I]);
+      Resolve.push_back(AbsolutePaths[I].empty() ? Args[I]
+                                                 : AbsolutePaths[I].c_str());
     }
     Resolve.append({"--plugin-opt=emit-llvm", IndexOnly.c_str(),
                     PrefixReplace.c_str(), WhyExtract.c_str()});
@@ -578,7 +587,7 @@ private:
       if (Kind != InputKind::ArchiveWithBitcode) {
         Replacement[I] = path("stub." + Twine(I) + ".o");
         if (Error E = writeSymbolOrderStub(Args[I], *Generated,
-                                           Extracting[Args[I]],
+                                           Extracting[AbsolutePaths[I]],
                                            Replacement[I])) {
           errs() << "divcc: error: cannot stand in for '" << Args[I]
                  << "': " << toString(std::move(E)) << '\n';
@@ -620,6 +629,8 @@ private:
   bool FatLto;
 
   std::vector<std::pair<size_t, InputKind>> LtoInputs; // argument, kind
+  std::vector<std::string> AbsolutePaths = std::vector<std::string>(
+      Args.size()); // of the LTO inputs, by argument
   std::string IndexPrefix = path("index/");
   std::string RegularModule = path("regular.bc");
   std::string ThinList = path("thin.list");
