@@ -24,7 +24,6 @@
 
 #include "codegen/CodeGen.h"
 #include "codegen/ClangTargetOptions.h"
-#include "driver/Config.h"
 #include "support/AtomicOutput.h"
 #include "targets/DiversityTarget.h"
 #include "transforms/Passes.h"
@@ -132,8 +131,9 @@ bool machineVerifierRequested() {
 bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
                       const PipelineOptions &Pipeline, Module &M,
                       raw_pwrite_stream &Out, raw_pwrite_stream *DwoOut,
-                      CodeGenFileType FileType, const Config &Cfg,
-                      const std::string &ModuleName) {
+                      CodeGenFileType FileType,
+                      const DiversityOptions &Options,
+                      const StreamSource *Streams) {
   Triple TT(M.getTargetTriple());
   if (Pipeline.TargetTransformInfo)
     PM.add(createTargetTransformInfoWrapperPass(TM.getTargetIRAnalysis()));
@@ -151,22 +151,23 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
   PM.add(PassConfig);
   PM.add(MMIWP);
 
-  const TransformationSet &T = Cfg.Transformations;
+  // Without streams (nothing to diversify), no transformation runs.
+  TransformationSet T = Streams ? Options.Transformations : TransformationSet();
   // IR transformations, before instruction selection.
   if (T.has(Transformation::Funcs))
-    PM.add(createFunctionShufflePass(Cfg, ModuleName));
+    PM.add(createFunctionShufflePass(*Streams));
   if (T.has(Transformation::Globals))
-    PM.add(createGlobalShufflePass(Cfg, ModuleName));
+    PM.add(createGlobalShufflePass(Options.Globals, *Streams));
   if (T.has(Transformation::Frames))
-    PM.add(createFrameRandomizationPass(Cfg, ModuleName));
+    PM.add(createFrameRandomizationPass(Options.Frames, *Streams));
   // Machine transformations anchored to LLVM's passes. Both anchors run
   // only when optimizing: at -O0 there is no scheduler and no placement.
   if (T.has(Transformation::Regs))
     PassConfig->insertPass(&MachineSchedulerID,
-                           createRegisterHintPass(Cfg, ModuleName));
+                           createRegisterHintPass(Options.Regs, *Streams));
   if (T.has(Transformation::Blocks))
     PassConfig->insertPass(&MachineBlockPlacementID,
-                           createBlockShufflePass(Cfg, ModuleName));
+                           createBlockShufflePass(*Streams));
 
   // Machine transformations on final code: right before the assembly
   // printer, or, on targets whose last machine passes measure code size
@@ -176,10 +177,10 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
   AnalysisID LateAnchor = lateMachinePassAnchor(TT);
   SmallVector<std::pair<Pass *, const char *>, 2> Late;
   if (T.has(Transformation::Subst))
-    Late.push_back({createInstructionSubstitutionPass(Cfg, ModuleName),
+    Late.push_back({createInstructionSubstitutionPass(*Streams),
                     "After divcc instruction substitution"});
   if (T.has(Transformation::Nops))
-    Late.push_back({createNopInsertionPass(Cfg, ModuleName),
+    Late.push_back({createNopInsertionPass(Options.Nops, *Streams),
                     "After divcc NOP insertion"});
   if (LateAnchor)
     for (auto [P, Banner] : Late)
@@ -206,7 +207,7 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
 
 } // namespace
 
-int runCodeGen(const CodeGenJob &Job, const Config &Cfg) {
+int runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
   IntrusiveRefCntPtr<clang::DiagnosticOptions> DiagOpts =
       new clang::DiagnosticOptions();
   auto *Printer = new clang::TextDiagnosticPrinter(errs(), &*DiagOpts);
@@ -265,11 +266,11 @@ int runCodeGen(const CodeGenJob &Job, const Config &Cfg) {
   Pipeline.VecLib = CGO.getVecLib();
   return emitModule(M, *TM, Pipeline,
                     {Job.OutputPath, CGO.SplitDwarfOutput, Job.EmitAssembly},
-                    Cfg);
+                    Plan);
 }
 
 int emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
-               const OutputFiles &Files, const Config &Cfg) {
+               const OutputFiles &Files, const DiversityPlan &Plan) {
   LLVMContext &Context = M.getContext();
   auto HandlerOwner = std::make_unique<BackendDiagnostics>();
   BackendDiagnostics &Handler = *HandlerOwner;
@@ -295,21 +296,24 @@ int emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
   {
     // The pass manager owns the assembly printer's stream, which flushes
     // into the output when destroyed: that must happen before the commit.
-    std::string ModuleName = Cfg.diversifying() ? moduleStreamName(M) : "";
+    std::optional<StreamSource> Streams;
+    if (Plan.diversifying())
+      Streams.emplace(*Plan.Key, moduleStreamName(M), Plan.Options.Functions);
     std::optional<RandomSchedulerScope> Scheduler;
-    if (Cfg.Transformations.has(Transformation::Sched))
-      Scheduler.emplace(Cfg, ModuleName);
+    if (Streams && Plan.Options.Transformations.has(Transformation::Sched))
+      Scheduler.emplace(Plan.Options.Sched, *Streams);
     legacy::PassManager PM;
     CodeGenFileType FileType = Files.EmitAssembly
                                    ? CodeGenFileType::AssemblyFile
                                    : CodeGenFileType::ObjectFile;
     if (!addCodeGenPasses(PM, static_cast<LLVMTargetMachine &>(TM), Pipeline,
                           M, Out->os(), DwoOut ? &DwoOut->os() : nullptr,
-                          FileType, Cfg, ModuleName)) {
+                          FileType, Plan.Options,
+                          Streams ? &*Streams : nullptr)) {
       errs() << "divcc: error: the target cannot emit this file type\n";
       return 1;
     }
-    if (Cfg.DebugCrash) {
+    if (Plan.CrashOnPurpose) {
       PrettyStackTraceString Crashing("divcc code generator crashing on "
                                       "purpose (-fdiversify-debug-crash)");
       ::raise(SIGSEGV);

@@ -3,6 +3,8 @@
 #ifndef DIVCC_CODEGEN_CODEGEN_H
 #define DIVCC_CODEGEN_CODEGEN_H
 
+#include "transforms/DiversityOptions.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Frontend/Driver/CodeGenOptions.h"
@@ -15,7 +17,17 @@ class TargetMachine;
 
 namespace divcc {
 
-struct Config;
+/// What divcc adds to clang's code generation: the transformations, and the
+/// master key their streams come from (null when nothing is diversified).
+struct DiversityPlan {
+  const DiversityOptions &Options;
+  const MasterKey *Key = nullptr;
+  /// -fdiversify-debug-crash (hidden): the code generator crashes on
+  /// purpose, so that tests can see what a crash shows and leaves behind.
+  bool CrashOnPurpose = false;
+
+  bool diversifying() const { return Key && Options.diversifying(); }
+};
 
 /// One translation unit's back end: the cc1 arguments the clang driver built
 /// for it (they say how clang itself would have generated code), the
@@ -29,9 +41,9 @@ struct CodeGenJob {
 };
 
 /// Generates code exactly as clang-19 would from the same cc1 arguments,
-/// with the transformations of \p Cfg added. Prints diagnostics itself;
+/// with the transformations of \p Plan added. Prints diagnostics itself;
 /// returns 0 on success, like a process exit code.
-int runCodeGen(const CodeGenJob &Job, const Config &Cfg);
+int runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan);
 
 /// What the code generator's pass pipeline holds besides the target
 /// machine's own passes: clang's RunCodegenPipeline (BackendUtil.cpp) and
@@ -52,11 +64,11 @@ struct OutputFiles {
 };
 
 /// Generates the machine code of \p M (its data layout set for \p TM) with
-/// \p TM and the transformations of \p Cfg, written atomically to \p Files.
+/// \p TM and the transformations of \p Plan, written atomically to \p Files.
 /// Prints diagnostics itself; returns 0 on success, like an exit code.
 int emitModule(llvm::Module &M, llvm::TargetMachine &TM,
                const PipelineOptions &Pipeline, const OutputFiles &Files,
-               const Config &Cfg);
+               const DiversityPlan &Plan);
 
 /// The clang executable whose front end, optimizer and linker divcc uses.
 llvm::StringRef clangExecutable();

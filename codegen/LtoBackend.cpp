@@ -220,7 +220,7 @@ bool applyLtoCommandLine(const LtoCodeGenOptions &Options) {
 
 int compileRegularLtoModule(StringRef BitcodePath, StringRef OutputPath,
                             const LtoCodeGenOptions &Options,
-                            const Config &Cfg) {
+                            const DiversityPlan &Plan) {
   auto Buffer = MemoryBuffer::getFile(BitcodePath);
   if (!Buffer)
     return report("cannot read the linked module",
@@ -236,12 +236,12 @@ int compileRegularLtoModule(StringRef BitcodePath, StringRef OutputPath,
   if (!TM)
     return report("LTO", TM.takeError());
   return emitModule(**M, **TM, ltoPipeline(nullptr), {OutputPath, "", false},
-                    Cfg);
+                    Plan);
 }
 
 int compileThinLtoModule(StringRef ModuleId, StringRef IndexPath,
                          StringRef OutputPath, const LtoCodeGenOptions &Options,
-                         const Config &Cfg) {
+                         const DiversityPlan &Plan) {
   Expected<std::unique_ptr<ModuleSummaryIndex>> Index =
       getModuleSummaryIndexForFile(IndexPath);
   if (!Index)
@@ -299,7 +299,7 @@ int compileThinLtoModule(StringRef ModuleId, StringRef IndexPath,
       return false;
     }
     Result = emitModule(Mod, **TM, ltoPipeline(Index->get()),
-                        {OutputPath, "", false}, Cfg);
+                        {OutputPath, "", false}, Plan);
     return false;
   };
   auto NoStream = [](unsigned, const Twine &)

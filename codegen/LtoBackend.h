@@ -23,7 +23,7 @@
 
 namespace divcc {
 
-struct Config;
+struct DiversityPlan;
 
 /// What lld's command line says about LTO code generation.
 struct LtoCodeGenOptions {
@@ -49,14 +49,14 @@ bool applyLtoCommandLine(const LtoCodeGenOptions &Options);
 int compileRegularLtoModule(llvm::StringRef BitcodePath,
                             llvm::StringRef OutputPath,
                             const LtoCodeGenOptions &Options,
-                            const Config &Cfg);
+                            const DiversityPlan &Plan);
 
 /// Runs the ThinLTO back end of module \p ModuleId (a path, or lld's
 /// "ARCHIVE(MEMBER at OFFSET)") with the index lld wrote to \p IndexPath --
 /// imports, optimization -- and generates its code into \p OutputPath.
 int compileThinLtoModule(llvm::StringRef ModuleId, llvm::StringRef IndexPath,
                          llvm::StringRef OutputPath,
-                         const LtoCodeGenOptions &Options, const Config &Cfg);
+                         const LtoCodeGenOptions &Options, const DiversityPlan &Plan);
 
 } // namespace divcc
 

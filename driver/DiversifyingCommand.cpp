@@ -44,7 +44,7 @@ bool DiversifyingCommand::generatesCode(const Command &Cmd) {
 DiversifyingCommand::DiversifyingCommand(const Command &Cc1, const Config &Cfg)
     : Command(Cc1), Cfg(Cfg) {
   // Link-time shuffling moves input sections: every function needs its own.
-  if (Cfg.Transformations.has(Transformation::Link)) {
+  if (Cfg.Diversity.Transformations.has(Transformation::Link)) {
     opt::ArgStringList Args = getArguments();
     Args.push_back("-ffunction-sections");
     replaceArguments(std::move(Args));
@@ -92,7 +92,7 @@ void DiversifyingCommand::Print(raw_ostream &OS, const char *Terminator,
   // The seed is deliberately absent: only what it diversifies is shown.
   OS << " \"divcc-codegen\" \"<bitcode>\" \"-o\" \"" << OutputPath << "\"";
   if (Cfg.diversifying())
-    OS << " \"-fdiversify=" << Cfg.Transformations.str() << "\"";
+    OS << " \"-fdiversify=" << Cfg.Diversity.Transformations.str() << "\"";
   else
     OS << " \"-fno-diversify\"";
   OS << Terminator;
@@ -223,7 +223,8 @@ int DiversifyingCommand::Execute(ArrayRef<std::optional<StringRef>> Redirects,
 
   SmallVector<const char *, 128> Cc1Args(Args.begin() + 1, Args.end());
   return runRecoverably([&] {
-    return runCodeGen({Cc1Args, BitcodePath, OutputPath, EmitAssembly}, Cfg);
+    return runCodeGen({Cc1Args, BitcodePath, OutputPath, EmitAssembly},
+                      Cfg.plan());
   });
 }
 

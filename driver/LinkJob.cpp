@@ -155,10 +155,10 @@ Error diversifyLinkJobs(Compilation &C, const Config &Cfg) {
   });
   if (!Links)
     return Error::success();
-  if (Cfg.Transformations.has(Transformation::Link))
+  if (Cfg.Diversity.Transformations.has(Transformation::Link))
     if (Error E = shuffleSections(C, Cfg))
       return E;
-  if (Cfg.Transformations.has(Transformation::Offset))
+  if (Cfg.Diversity.Transformations.has(Transformation::Offset))
     if (Error E = padInit(C, Cfg))
       return E;
   return Error::success();

@@ -360,7 +360,7 @@ int runThinBackends(ArrayRef<ThinBackend> Backends, unsigned Jobs,
                     const LtoCodeGenOptions &Options, const Config &Cfg) {
   auto RunOne = [&](const ThinBackend &B) {
     return compileThinLtoModule(B.ModuleId, B.IndexPath, B.OutputPath, Options,
-                                Cfg);
+                                Cfg.plan());
   };
   if (Jobs <= 1 || Backends.size() <= 1) {
     for (const ThinBackend &B : Backends)
@@ -521,7 +521,7 @@ private:
     if (sys::fs::exists(RegularModule)) {
       Objects.push_back(path("lto.regular.o"));
       if (int R = compileRegularLtoModule(RegularModule, Objects.back(),
-                                          Options, Cfg))
+                                          Options, Cfg.plan()))
         return R;
     }
     auto List = MemoryBuffer::getFile(ThinList, /*IsText=*/true);
@@ -650,7 +650,7 @@ public:
     Command::Print(OS, "", Quote, CrashInfo);
     OS << " \"--plugin-opt=emit-llvm\" \"--thinlto-index-only=<list>\""
        << Terminator << " \"divcc-lto-codegen\" \"<modules>\" \""
-       << (Cfg.diversifying() ? "-fdiversify=" + Cfg.Transformations.str()
+       << (Cfg.diversifying() ? "-fdiversify=" + Cfg.Diversity.Transformations.str()
                               : std::string("-fno-diversify"))
        << "\"" << Terminator;
     Command::Print(OS, Terminator, Quote, CrashInfo);

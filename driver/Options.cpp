@@ -102,7 +102,7 @@ Error setTransformations(OptionState &S, StringRef Value, StringRef Spelling) {
     }
     Set.add(*T);
   }
-  S.Result.Cfg.Transformations = Set;
+  S.Result.Cfg.Diversity.Transformations = Set;
   return Error::success();
 }
 
@@ -182,12 +182,12 @@ Error filterFunctions(OptionState &S, StringRef Value, StringRef Spelling,
     return E;
   for (Transformation T : Kinds) {
     if (Only)
-      S.Result.Cfg.Functions.restrict(T);
+      S.Result.Cfg.Diversity.Functions.restrict(T);
     for (const std::string &F : Names) {
       if (Only)
-        S.Result.Cfg.Functions.allow(T, F);
+        S.Result.Cfg.Diversity.Functions.allow(T, F);
       else
-        S.Result.Cfg.Functions.skip(T, F);
+        S.Result.Cfg.Diversity.Functions.skip(T, F);
     }
   }
   return Error::success();
@@ -197,55 +197,55 @@ const OptionInfo Options[] = {
     {"-fdiversify", "", "Diversify with the default transformations (the "
                         "default)",
      [](OptionState &S, StringRef, StringRef) -> Error {
-       S.Result.Cfg.Transformations = TransformationSet::defaultSet();
+       S.Result.Cfg.Diversity.Transformations = TransformationSet::defaultSet();
        return Error::success();
      }},
     {"-fdiversify-nop-max=", "N",
      "Insert at most N no-ops in one place (1-16, default 1)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       return parseBounded(Spelling, V, 1, 16, S.Result.Cfg.NopMax);
+       return parseBounded(Spelling, V, 1, 16, S.Result.Cfg.Diversity.Nops.MaxRun);
      }},
     {"-fdiversify-nop-probability-max=", "P",
      "Profile-guided no-ops: probability P in the coldest code (default "
      "0.5)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       S.Result.Cfg.ProfileGuidedNops = true;
-       return parseProbability(Spelling, V, S.Result.Cfg.NopProbabilityMax);
+       S.Result.Cfg.Diversity.Nops.ProfileGuided = true;
+       return parseProbability(Spelling, V, S.Result.Cfg.Diversity.Nops.Coldest);
      }},
     {"-fdiversify-nop-probability-min=", "P",
      "Profile-guided no-ops: probability P in the hottest code (default 0)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       S.Result.Cfg.ProfileGuidedNops = true;
-       return parseProbability(Spelling, V, S.Result.Cfg.NopProbabilityMin);
+       S.Result.Cfg.Diversity.Nops.ProfileGuided = true;
+       return parseProbability(Spelling, V, S.Result.Cfg.Diversity.Nops.Hottest);
      }},
     {"-fdiversify-nop-probability=", "P",
      "Insert no-ops before an instruction with probability P (0-1, default "
      "0.05)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       return parseProbability(Spelling, V, S.Result.Cfg.NopProbability);
+       return parseProbability(Spelling, V, S.Result.Cfg.Diversity.Nops.Uniform);
      }},
     {"-fdiversify-frame-pad=", "BYTES",
      "Pad each stack frame with up to BYTES random bytes (0-4096, default "
      "32)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       return parseBounded(Spelling, V, 0, 4096, S.Result.Cfg.FramePad);
+       return parseBounded(Spelling, V, 0, 4096, S.Result.Cfg.Diversity.Frames.MaxPad);
      }},
     {"-fdiversify-global-pad=", "BYTES",
      "Pad before each global variable with up to BYTES random bytes (0-4096, "
      "default 0)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       return parseBounded(Spelling, V, 0, 4096, S.Result.Cfg.GlobalPad);
+       return parseBounded(Spelling, V, 0, 4096, S.Result.Cfg.Diversity.Globals.MaxPad);
      }},
     {"-fdiversify-regs-callee-saved", "",
      "Let random register hints name callee-saved registers (the default)",
      [](OptionState &S, StringRef, StringRef) -> Error {
-       S.Result.Cfg.RegsCalleeSaved = true;
+       S.Result.Cfg.Diversity.Regs.CalleeSaved = true;
        return Error::success();
      }},
     {"-fno-diversify-regs-callee-saved", "",
      "Keep callee-saved registers out of random register hints (cheaper)",
      [](OptionState &S, StringRef, StringRef) -> Error {
-       S.Result.Cfg.RegsCalleeSaved = false;
+       S.Result.Cfg.Diversity.Regs.CalleeSaved = false;
        return Error::success();
      }},
     {"-fdiversify-sched=", "MODE",
@@ -253,9 +253,9 @@ const OptionInfo Options[] = {
      "random, the default) or 'random' (any ready instruction)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
        if (V == "jitter")
-         S.Result.Cfg.Sched = Config::SchedMode::Jitter;
+         S.Result.Cfg.Diversity.Sched = ScheduleMode::Jitter;
        else if (V == "random")
-         S.Result.Cfg.Sched = Config::SchedMode::Random;
+         S.Result.Cfg.Diversity.Sched = ScheduleMode::Random;
        else
          return invalidValue(Spelling, V, "expected 'jitter' or 'random'");
        return Error::success();
@@ -301,7 +301,7 @@ const OptionInfo Options[] = {
      }},
     {"-fno-diversify", "", "Do not diversify: generate exactly clang's code",
      [](OptionState &S, StringRef, StringRef) -> Error {
-       S.Result.Cfg.Transformations = TransformationSet();
+       S.Result.Cfg.Diversity.Transformations = TransformationSet();
        return Error::success();
      }},
     {"-frandom-seed=", "STRING", "Use STRING as the secret seed",

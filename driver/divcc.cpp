@@ -198,7 +198,7 @@ int runDriver(int Argc, const char **Argv) {
                    "divcc (based on clang 19)");
   if (Parsed->Version)
     outs() << ProgramName << " " << DIVCC_VERSION << " (diversifying "
-           << (Cfg.diversifying() ? Cfg.Transformations.str() : "off")
+           << (Cfg.diversifying() ? Cfg.Diversity.Transformations.str() : "off")
            << ") on:\n";
 
   std::unique_ptr<Compilation> C(TheDriver.BuildCompilation(DriverArgv));

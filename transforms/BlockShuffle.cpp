@@ -53,9 +53,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "driver/Config.h"
 #include "random/RandomStream.h"
-#include "transforms/FunctionFilter.h"
+#include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -77,8 +76,8 @@ namespace {
 class BlockShuffle : public MachineFunctionPass {
 public:
   static char ID;
-  BlockShuffle(const Config &Cfg, std::string ModuleName)
-      : MachineFunctionPass(ID), Cfg(Cfg), ModuleName(std::move(ModuleName)) {}
+  explicit BlockShuffle(StreamSource Streams)
+      : MachineFunctionPass(ID), Streams(std::move(Streams)) {}
 
   StringRef getPassName() const override { return "divcc block shuffle"; }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
@@ -94,8 +93,7 @@ public:
   bool runOnMachineFunction(MachineFunction &MF) override;
 
 private:
-  const Config &Cfg;
-  std::string ModuleName;
+  StreamSource Streams;
 };
 
 char BlockShuffle::ID = 0;
@@ -147,7 +145,7 @@ bool BlockShuffle::runOnMachineFunction(MachineFunction &MF) {
   for (unsigned I = 1; I < NumChains; ++I)
     Order.push_back(I);
   std::unique_ptr<RandomStream> Random =
-      functionStream(Cfg, Transformation::Blocks, ModuleName, MF.getName());
+      Streams.forFunction(Transformation::Blocks, MF.getName());
   if (!Random)
     return false;
   Random->shuffle(MutableArrayRef<unsigned>(Order));
@@ -177,9 +175,8 @@ bool BlockShuffle::runOnMachineFunction(MachineFunction &MF) {
 
 } // namespace
 
-FunctionPass *createBlockShufflePass(const Config &Cfg,
-                                     std::string ModuleName) {
-  return new BlockShuffle(Cfg, std::move(ModuleName));
+FunctionPass *createBlockShufflePass(StreamSource Streams) {
+  return new BlockShuffle(std::move(Streams));
 }
 
 } // namespace divcc

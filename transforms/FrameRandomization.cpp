@@ -64,9 +64,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "driver/Config.h"
 #include "random/RandomStream.h"
-#include "transforms/FunctionFilter.h"
+#include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -142,8 +141,9 @@ void placeAtTop(BasicBlock &Entry, ArrayRef<AllocaInst *> Slots) {
 class FrameRandomization : public FunctionPass {
 public:
   static char ID;
-  FrameRandomization(const Config &Cfg, std::string ModuleName)
-      : FunctionPass(ID), Cfg(Cfg), ModuleName(std::move(ModuleName)) {}
+  FrameRandomization(const FrameOptions &Options, StreamSource Streams)
+      : FunctionPass(ID), Options(Options),
+        Streams(std::move(Streams)) {}
 
   StringRef getPassName() const override { return "divcc frame randomization"; }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
@@ -153,8 +153,8 @@ public:
   bool runOnFunction(Function &F) override;
 
 private:
-  const Config &Cfg;
-  std::string ModuleName;
+  const FrameOptions &Options;
+  StreamSource Streams;
 };
 
 char FrameRandomization::ID = 0;
@@ -171,13 +171,13 @@ bool FrameRandomization::runOnFunction(Function &F) {
 
   // Debug records never count: the draws depend only on the allocas.
   std::unique_ptr<RandomStream> Random =
-      functionStream(Cfg, Transformation::Frames, ModuleName, F.getName());
+      Streams.forFunction(Transformation::Frames, F.getName());
   if (!Random)
     return false;
   Random->shuffle(MutableArrayRef<AllocaInst *>(Slots));
   NumShuffled += Slots.size();
 
-  if (uint64_t PadBytes = Random->between(0, Cfg.FramePad)) {
+  if (uint64_t PadBytes = Random->between(0, Options.MaxPad)) {
     const DataLayout &DL = F.getDataLayout();
     auto *Pad = new AllocaInst(paddingType(F.getContext(), PadBytes),
                                DL.getAllocaAddrSpace(), /*ArraySize=*/nullptr,
@@ -193,9 +193,9 @@ bool FrameRandomization::runOnFunction(Function &F) {
 
 } // namespace
 
-FunctionPass *createFrameRandomizationPass(const Config &Cfg,
-                                           std::string ModuleName) {
-  return new FrameRandomization(Cfg, std::move(ModuleName));
+FunctionPass *createFrameRandomizationPass(const FrameOptions &Options,
+                                           StreamSource Streams) {
+  return new FrameRandomization(Options, std::move(Streams));
 }
 
 } // namespace divcc

@@ -2,7 +2,7 @@
 
 #include "transforms/FunctionFilter.h"
 
-#include "driver/Config.h"
+#include "transforms/DiversityOptions.h"
 #include "random/RandomStream.h"
 
 using namespace llvm;
@@ -36,14 +36,16 @@ bool FunctionFilter::empty() const {
   return true;
 }
 
-std::unique_ptr<RandomStream> functionStream(const Config &Cfg,
-                                             Transformation T,
-                                             StringRef ModuleName,
-                                             StringRef Function) {
-  if (!Cfg.Functions.allows(T, Function))
+std::unique_ptr<RandomStream>
+StreamSource::forFunction(Transformation T, StringRef Function) const {
+  if (!Functions.allows(T, Function))
     return nullptr;
   return std::make_unique<RandomStream>(
-      *Cfg.Key, StreamLabel{transformationName(T), ModuleName, Function});
+      Key, StreamLabel{transformationName(T), ModuleName, Function});
+}
+
+RandomStream StreamSource::forModule(Transformation T) const {
+  return RandomStream(Key, {transformationName(T), ModuleName, ""});
 }
 
 } // namespace divcc

@@ -9,12 +9,13 @@
 //
 // The one place: every per-function transformation (nops, sched, regs,
 // frames, blocks, subst; TransformationInfo::PerFunction) takes its random
-// stream for a function from functionStream() below, which returns none for
+// stream for a function from StreamSource::forFunction()
+// (transforms/DiversityOptions.h), which returns none for
 // a function the filter turns T off for; the transformation then leaves that
 // function alone. No transformation reads the filter itself.
 //
 // Invariants:
-//   - With no -fdiversify-skip= or -fdiversify-only=, functionStream() gives
+//   - With no -fdiversify-skip= or -fdiversify-only=, forFunction() gives
 //     every function the stream it always had: the output is unchanged.
 //   - A function's stream depends only on (T, module, function), never on
 //     the filter: turning T off for some functions leaves T's choices in
@@ -38,9 +39,6 @@
 #include <memory>
 
 namespace divcc {
-
-struct Config;
-class RandomStream;
 
 /// Which functions each per-function transformation acts on.
 class FunctionFilter {
@@ -67,15 +65,6 @@ private:
   };
   std::array<Rule, unsigned(Transformation::Count)> Rules;
 };
-
-/// The random stream of the per-function transformation \p T for
-/// \p Function of the module \p ModuleName (see moduleStreamName), or null
-/// when Cfg's function filter turns T off for that function: T must then
-/// leave it exactly as it is.
-std::unique_ptr<RandomStream> functionStream(const Config &Cfg,
-                                             Transformation T,
-                                             llvm::StringRef ModuleName,
-                                             llvm::StringRef Function);
 
 } // namespace divcc
 

@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "driver/Config.h"
 #include "random/RandomStream.h"
+#include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -31,8 +31,8 @@ namespace {
 class FunctionShuffle : public ModulePass {
 public:
   static char ID;
-  FunctionShuffle(const Config &Cfg, std::string ModuleName)
-      : ModulePass(ID), Cfg(Cfg), ModuleName(std::move(ModuleName)) {}
+  explicit FunctionShuffle(StreamSource Streams)
+      : ModulePass(ID), Streams(std::move(Streams)) {}
 
   StringRef getPassName() const override { return "divcc function shuffle"; }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
@@ -47,8 +47,7 @@ public:
     if (Definitions.size() < 2)
       return false;
 
-    RandomStream Random(*Cfg.Key, {transformationName(Transformation::Funcs),
-                                   ModuleName, ""});
+    RandomStream Random = Streams.forModule(Transformation::Funcs);
     Random.shuffle(MutableArrayRef<Function *>(Definitions));
     auto &List = M.getFunctionList();
     for (Function *F : Definitions)
@@ -58,17 +57,15 @@ public:
   }
 
 private:
-  const Config &Cfg;
-  std::string ModuleName;
+  StreamSource Streams;
 };
 
 char FunctionShuffle::ID = 0;
 
 } // namespace
 
-ModulePass *createFunctionShufflePass(const Config &Cfg,
-                                      std::string ModuleName) {
-  return new FunctionShuffle(Cfg, std::move(ModuleName));
+ModulePass *createFunctionShufflePass(StreamSource Streams) {
+  return new FunctionShuffle(std::move(Streams));
 }
 
 } // namespace divcc

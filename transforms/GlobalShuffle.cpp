@@ -57,8 +57,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "driver/Config.h"
 #include "random/RandomStream.h"
+#include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -104,8 +104,9 @@ PadSection padSectionOf(SectionKind Kind) {
 class GlobalShuffle : public ModulePass {
 public:
   static char ID;
-  GlobalShuffle(const Config &Cfg, std::string ModuleName)
-      : ModulePass(ID), Cfg(Cfg), ModuleName(std::move(ModuleName)) {}
+  GlobalShuffle(const GlobalOptions &Options, StreamSource Streams)
+      : ModulePass(ID), Options(Options),
+        Streams(std::move(Streams)) {}
 
   StringRef getPassName() const override { return "divcc global shuffle"; }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
@@ -123,8 +124,8 @@ private:
   /// Where \p GV goes, if a pad can go there too.
   PadSection paddableSection(const GlobalVariable &GV) const;
 
-  const Config &Cfg;
-  std::string ModuleName;
+  const GlobalOptions &Options;
+  StreamSource Streams;
   const TargetMachine *TM = nullptr;
   SmallPtrSet<const GlobalValue *, 8> Retained; // in llvm.used: SHF_GNU_RETAIN
 };
@@ -191,8 +192,7 @@ bool GlobalShuffle::runOnModule(Module &M) {
   if (Movable.empty())
     return false;
 
-  RandomStream Random(
-      *Cfg.Key, {transformationName(Transformation::Globals), ModuleName, ""});
+  RandomStream Random = Streams.forModule(Transformation::Globals);
   SmallVector<GlobalVariable *, 64> Shuffled(Movable);
   Random.shuffle(MutableArrayRef<GlobalVariable *>(Shuffled));
   NumShuffled += Shuffled.size();
@@ -210,8 +210,8 @@ bool GlobalShuffle::runOnModule(Module &M) {
     GlobalVariable *G = *Next++;
     // The size is drawn even where no pad fits, so that the sizes of later
     // pads do not depend on what LLVM makes of this variable.
-    if (Cfg.GlobalPad > 0)
-      if (GlobalVariable *Pad = makePad(*G, Random.between(1, Cfg.GlobalPad))) {
+    if (Options.MaxPad > 0)
+      if (GlobalVariable *Pad = makePad(*G, Random.between(1, Options.MaxPad))) {
         Order.push_back(Pad);
         Pads.push_back(Pad);
         ++NumPads;
@@ -230,8 +230,9 @@ bool GlobalShuffle::runOnModule(Module &M) {
 
 } // namespace
 
-ModulePass *createGlobalShufflePass(const Config &Cfg, std::string ModuleName) {
-  return new GlobalShuffle(Cfg, std::move(ModuleName));
+ModulePass *createGlobalShufflePass(const GlobalOptions &Options,
+                                    StreamSource Streams) {
+  return new GlobalShuffle(Options, std::move(Streams));
 }
 
 } // namespace divcc

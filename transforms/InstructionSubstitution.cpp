@@ -36,10 +36,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "driver/Config.h"
 #include "random/RandomStream.h"
 #include "targets/Substitution.h"
-#include "transforms/FunctionFilter.h"
+#include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -111,8 +110,8 @@ bool flagsDeadAfter(const MachineInstr &MI, MCRegister Flags,
 class InstructionSubstitution : public MachineFunctionPass {
 public:
   static char ID;
-  InstructionSubstitution(const Config &Cfg, std::string ModuleName)
-      : MachineFunctionPass(ID), Cfg(Cfg), ModuleName(std::move(ModuleName)) {}
+  explicit InstructionSubstitution(StreamSource Streams)
+      : MachineFunctionPass(ID), Streams(std::move(Streams)) {}
 
   StringRef getPassName() const override {
     return "divcc instruction substitution";
@@ -129,8 +128,7 @@ public:
   bool runOnMachineFunction(MachineFunction &MF) override;
 
 private:
-  const Config &Cfg;
-  std::string ModuleName;
+  StreamSource Streams;
   std::unique_ptr<SubstitutionTarget> Target;
 };
 
@@ -156,7 +154,7 @@ bool InstructionSubstitution::runOnMachineFunction(MachineFunction &MF) {
         Candidates.push_back(&MI);
 
   std::unique_ptr<RandomStream> Random =
-      functionStream(Cfg, Transformation::Subst, ModuleName, F.getName());
+      Streams.forFunction(Transformation::Subst, F.getName());
   if (!Random)
     return false;
   SmallVector<SubstitutionForm, 8> Forms;
@@ -183,9 +181,8 @@ bool InstructionSubstitution::runOnMachineFunction(MachineFunction &MF) {
 
 } // namespace
 
-FunctionPass *createInstructionSubstitutionPass(const Config &Cfg,
-                                                std::string ModuleName) {
-  return new InstructionSubstitution(Cfg, std::move(ModuleName));
+FunctionPass *createInstructionSubstitutionPass(StreamSource Streams) {
+  return new InstructionSubstitution(std::move(Streams));
 }
 
 } // namespace divcc

@@ -52,11 +52,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "driver/Config.h"
 #include "random/RandomStream.h"
 #include "targets/DiversityTarget.h"
 #include "targets/MacroFusion.h"
-#include "transforms/FunctionFilter.h"
+#include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -101,13 +100,14 @@ bool isRuntimePatchPoint(const MachineInstr &MI) {
 class NopInsertion : public MachineFunctionPass {
 public:
   static char ID;
-  NopInsertion(const Config &Cfg, std::string ModuleName)
-      : MachineFunctionPass(ID), Cfg(Cfg), ModuleName(std::move(ModuleName)) {}
+  NopInsertion(const NopOptions &Options, StreamSource Streams)
+      : MachineFunctionPass(ID), Options(Options),
+        Streams(std::move(Streams)) {}
 
   StringRef getPassName() const override { return "divcc NOP insertion"; }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
     AU.setPreservesCFG();
-    if (Cfg.ProfileGuidedNops)
+    if (Options.ProfileGuided)
       AU.addRequired<MachineBlockFrequencyInfoWrapperPass>();
     MachineFunctionPass::getAnalysisUsage(AU);
   }
@@ -125,8 +125,8 @@ private:
   DenseMap<const MachineBasicBlock *, Probability>
   blockProbabilities(MachineFunction &MF);
 
-  const Config &Cfg;
-  std::string ModuleName;
+  const NopOptions &Options;
+  StreamSource Streams;
   std::unique_ptr<DiversityTarget> Target;
 };
 
@@ -164,21 +164,21 @@ bool NopInsertion::runOnMachineFunction(MachineFunction &MF) {
     return false;
 
   DenseMap<const MachineBasicBlock *, Probability> BlockP;
-  if (Cfg.ProfileGuidedNops)
+  if (Options.ProfileGuided)
     BlockP = blockProbabilities(MF);
 
   std::unique_ptr<RandomStream> Random =
-      functionStream(Cfg, Transformation::Nops, ModuleName, F.getName());
+      Streams.forFunction(Transformation::Nops, F.getName());
   if (!Random)
     return false;
   bool Changed = false;
   for (MachineInstr *MI : eligiblePlaces(MF)) {
     ++NumPlaces;
-    Probability P = Cfg.ProfileGuidedNops ? BlockP.lookup(MI->getParent())
-                                          : Cfg.NopProbability;
+    Probability P = Options.ProfileGuided ? BlockP.lookup(MI->getParent())
+                                          : Options.Uniform;
     if (!Random->chance(P))
       continue;
-    uint64_t Count = Random->between(1, Cfg.NopMax);
+    uint64_t Count = Random->between(1, Options.MaxRun);
     for (uint64_t I = 0; I < Count; ++I)
       Target->insertNop(*MI->getParent(), MI->getIterator(),
                         Random->below(Target->nopFormCount()));
@@ -198,8 +198,8 @@ NopInsertion::blockProbabilities(MachineFunction &MF) {
     if (std::unique_ptr<ProfileSummary> PS(ProfileSummary::getFromMD(MD)); PS)
       TotalCount = PS->getTotalCount();
   bool Profiled = TotalCount > 0 && MF.getFunction().getEntryCount();
-  double PMax = double(Cfg.NopProbabilityMax.threshold()) / Probability::One;
-  double PMin = double(Cfg.NopProbabilityMin.threshold()) / Probability::One;
+  double PMax = double(Options.Coldest.threshold()) / Probability::One;
+  double PMin = double(Options.Hottest.threshold()) / Probability::One;
 
   DenseMap<const MachineBasicBlock *, double> Share; // of pmax - pmin
   if (Profiled) {
@@ -236,8 +236,9 @@ NopInsertion::blockProbabilities(MachineFunction &MF) {
 
 } // namespace
 
-FunctionPass *createNopInsertionPass(const Config &Cfg, std::string ModuleName) {
-  return new NopInsertion(Cfg, std::move(ModuleName));
+FunctionPass *createNopInsertionPass(const NopOptions &Options,
+                                     StreamSource Streams) {
+  return new NopInsertion(Options, std::move(Streams));
 }
 
 } // namespace divcc

@@ -3,6 +3,8 @@
 #ifndef DIVCC_TRANSFORMS_PASSES_H
 #define DIVCC_TRANSFORMS_PASSES_H
 
+#include "transforms/DiversityOptions.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -15,8 +17,6 @@ class FunctionPass;
 } // namespace llvm
 
 namespace divcc {
-
-struct Config;
 
 /// The name under which a module's random streams are derived. It must be
 /// the same wherever and however the module is built (other directory, other
@@ -31,39 +31,37 @@ std::string moduleStreamName(const llvm::Module &M);
 bool mustKeepExactCode(const llvm::Function &F);
 
 /// IR pass: shuffles the order of function definitions in the module.
-llvm::ModulePass *createFunctionShufflePass(const Config &Cfg,
-                                            std::string ModuleName);
+llvm::ModulePass *createFunctionShufflePass(StreamSource Streams);
 
 /// IR pass: shuffles the order of global variables (and pads them).
-llvm::ModulePass *createGlobalShufflePass(const Config &Cfg,
-                                          std::string ModuleName);
+llvm::ModulePass *createGlobalShufflePass(const GlobalOptions &Options,
+                                          StreamSource Streams);
 
 /// IR pass: shuffles each function's stack slots and pads its frame.
-llvm::FunctionPass *createFrameRandomizationPass(const Config &Cfg,
-                                                 std::string ModuleName);
+llvm::FunctionPass *createFrameRandomizationPass(const FrameOptions &Options,
+                                                 StreamSource Streams);
 
 /// Machine pass right before register allocation: random allocation hints.
-llvm::FunctionPass *createRegisterHintPass(const Config &Cfg,
-                                           std::string ModuleName);
+llvm::FunctionPass *createRegisterHintPass(const RegisterHintOptions &Options,
+                                           StreamSource Streams);
 
 /// Machine pass right after block placement: shuffles basic blocks.
-llvm::FunctionPass *createBlockShufflePass(const Config &Cfg,
-                                           std::string ModuleName);
+llvm::FunctionPass *createBlockShufflePass(StreamSource Streams);
 
 /// Late machine pass (before NOP insertion): equivalent instructions.
-llvm::FunctionPass *createInstructionSubstitutionPass(const Config &Cfg,
-                                                      std::string ModuleName);
+llvm::FunctionPass *createInstructionSubstitutionPass(StreamSource Streams);
 
 /// Last machine pass: inserts no-op instructions.
-llvm::FunctionPass *createNopInsertionPass(const Config &Cfg,
-                                           std::string ModuleName);
+llvm::FunctionPass *createNopInsertionPass(const NopOptions &Options,
+                                           StreamSource Streams);
 
 /// While alive, LLVM's machine scheduler runs divcc's randomized strategy
-/// for the module named \p ModuleName (LLVM picks schedulers through a
-/// global registry, so this is a scope rather than a pass).
+/// in mode \p Mode for the module whose streams \p Streams gives (LLVM
+/// picks schedulers through a global registry, so this is a scope rather
+/// than a pass).
 class RandomSchedulerScope {
 public:
-  RandomSchedulerScope(const Config &Cfg, std::string ModuleName);
+  RandomSchedulerScope(ScheduleMode Mode, StreamSource Streams);
   ~RandomSchedulerScope();
   RandomSchedulerScope(const RandomSchedulerScope &) = delete;
   RandomSchedulerScope &operator=(const RandomSchedulerScope &) = delete;

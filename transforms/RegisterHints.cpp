@@ -45,9 +45,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "driver/Config.h"
 #include "random/RandomStream.h"
-#include "transforms/FunctionFilter.h"
+#include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/BitVector.h"
@@ -71,8 +70,9 @@ namespace {
 class RegisterHints : public MachineFunctionPass {
 public:
   static char ID;
-  RegisterHints(const Config &Cfg, std::string ModuleName)
-      : MachineFunctionPass(ID), Cfg(Cfg), ModuleName(std::move(ModuleName)) {}
+  RegisterHints(const RegisterHintOptions &Options, StreamSource Streams)
+      : MachineFunctionPass(ID), Options(Options),
+        Streams(std::move(Streams)) {}
 
   StringRef getPassName() const override {
     return "divcc random register hints";
@@ -90,8 +90,8 @@ private:
   /// The physical registers that alias a callee-saved register of \p MF.
   BitVector calleeSavedAliases(const MachineFunction &MF) const;
 
-  const Config &Cfg;
-  std::string ModuleName;
+  const RegisterHintOptions &Options;
+  StreamSource Streams;
   RegisterClassInfo RegClassInfo;
 };
 
@@ -115,12 +115,12 @@ bool RegisterHints::runOnMachineFunction(MachineFunction &MF) {
   if (MRI.getNumVirtRegs() == 0)
     return false;
   std::unique_ptr<RandomStream> Random =
-      functionStream(Cfg, Transformation::Regs, ModuleName, MF.getName());
+      Streams.forFunction(Transformation::Regs, MF.getName());
   if (!Random)
     return false;
   RegClassInfo.runOnMachineFunction(MF);
   BitVector CalleeSaved;
-  if (!Cfg.RegsCalleeSaved)
+  if (!Options.CalleeSaved)
     CalleeSaved = calleeSavedAliases(MF);
 
   SmallVector<MCPhysReg, 32> Candidates;
@@ -139,7 +139,7 @@ bool RegisterHints::runOnMachineFunction(MachineFunction &MF) {
     }
 
     ArrayRef<MCPhysReg> Order = RegClassInfo.getOrder(RC);
-    if (!Cfg.RegsCalleeSaved) {
+    if (!Options.CalleeSaved) {
       Candidates.clear();
       for (MCPhysReg PhysReg : Order)
         if (!CalleeSaved.test(PhysReg))
@@ -157,9 +157,9 @@ bool RegisterHints::runOnMachineFunction(MachineFunction &MF) {
 
 } // namespace
 
-FunctionPass *createRegisterHintPass(const Config &Cfg,
-                                     std::string ModuleName) {
-  return new RegisterHints(Cfg, std::move(ModuleName));
+FunctionPass *createRegisterHintPass(const RegisterHintOptions &Options,
+                                     StreamSource Streams) {
+  return new RegisterHints(Options, std::move(Streams));
 }
 
 } // namespace divcc

@@ -45,7 +45,7 @@
 // option's function pointer (MachineSchedRegistry). RandomSchedulerScope
 // registers divcc's constructor, points the option at it for the module and
 // restores the previous value afterwards, so a later translation unit in the
-// same process gets clang's scheduler. The constructor finds the Config and
+// same process gets clang's scheduler. The constructor finds the options and
 // module name through a file-local pointer that the scope sets and clears.
 //
 // Invariants:
@@ -66,10 +66,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "driver/Config.h"
 #include "random/RandomStream.h"
 #include "targets/MacroFusion.h"
-#include "transforms/FunctionFilter.h"
+#include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -99,8 +98,8 @@ namespace {
 
 /// The module being compiled inside a RandomSchedulerScope.
 struct ActiveModule {
-  const Config &Cfg;
-  std::string ModuleName;
+  ScheduleMode Mode;
+  StreamSource Streams;
 };
 ActiveModule *Active = nullptr;
 std::optional<MachineSchedRegistry> Registration;
@@ -263,12 +262,12 @@ ScheduleDAGInstrs *createRandomScheduler(MachineSchedContext *C) {
     return createDefaultScheduler(C);
 
   MachineFunction &MF = *C->MF;
-  std::unique_ptr<RandomStream> Random = functionStream(
-      Active->Cfg, Transformation::Sched, Active->ModuleName, MF.getName());
+  std::unique_ptr<RandomStream> Random =
+      Active->Streams.forFunction(Transformation::Sched, MF.getName());
   if (!Random)
     return createDefaultScheduler(C);
   std::unique_ptr<MachineSchedStrategy> Strategy;
-  if (Active->Cfg.Sched == Config::SchedMode::Random)
+  if (Active->Mode == ScheduleMode::Random)
     Strategy = std::make_unique<RandomOrderScheduler>(std::move(Random));
   else
     Strategy = std::make_unique<JitterScheduler>(C, std::move(Random));
@@ -291,11 +290,11 @@ ScheduleDAGInstrs *createRandomScheduler(MachineSchedContext *C) {
 
 } // namespace
 
-RandomSchedulerScope::RandomSchedulerScope(const Config &Cfg,
-                                           std::string ModuleName) {
+RandomSchedulerScope::RandomSchedulerScope(ScheduleMode Mode,
+                                           StreamSource Streams) {
   if (Active)
     report_fatal_error("divcc: nested randomized-scheduler scopes");
-  Active = new ActiveModule{Cfg, std::move(ModuleName)};
+  Active = new ActiveModule{Mode, std::move(Streams)};
   Registration.emplace("divcc-sched",
                        "divcc: randomized scheduling (-fdiversify=sched)",
                        createRandomScheduler);

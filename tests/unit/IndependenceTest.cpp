@@ -503,8 +503,8 @@ protected:
     if (BitcodePath.empty())
       return "";
     Config Cfg;
-    Cfg.Transformations = transformationsNamed(List);
-    Cfg.Functions = Functions;
+    Cfg.Diversity.Transformations = transformationsNamed(List);
+    Cfg.Diversity.Functions = Functions;
     Cfg.Seed = SeedSource::Flag;
     Cfg.Key = MasterKey::fromSecret(llvm::arrayRefFromStringRef(Secret));
 
@@ -525,7 +525,7 @@ protected:
     CodeGenJob Job{Cc1Args, BitcodePath, OutputPath, /*EmitAssembly=*/true};
 
     std::string Asm;
-    if (int Status = runCodeGen(Job, Cfg)) {
+    if (int Status = runCodeGen(Job, Cfg.plan())) {
       ADD_FAILURE() << "runCodeGen with '" << List.str() << "' returned "
                     << Status;
     } else if (auto Buffer = llvm::MemoryBuffer::getFile(OutputPath)) {

@@ -135,8 +135,8 @@ TEST_F(OptionsTest, RemovesDivccOptionsAndKeepsTheRestInOrder) {
                                       "-Wall", "-DX=-fdiversify", "bar.c"}));
   EXPECT_FALSE(P.Help);
   EXPECT_FALSE(P.Version);
-  EXPECT_EQ(P.Cfg.NopMax, 3u);
-  EXPECT_EQ(P.Cfg.NopProbability.threshold(), Probability::One / 4);
+  EXPECT_EQ(P.Cfg.Diversity.Nops.MaxRun, 3u);
+  EXPECT_EQ(P.Cfg.Diversity.Nops.Uniform.threshold(), Probability::One / 4);
 }
 
 TEST_F(OptionsTest, NearMissSpellingsAreLeftForClang) {
@@ -146,20 +146,20 @@ TEST_F(OptionsTest, NearMissSpellingsAreLeftForClang) {
   ParsedCommandLine P = parseOK(Args);
   EXPECT_EQ(P.ClangArgs, Args);
   EXPECT_EQ(P.Cfg.Seed, SeedSource::None);
-  EXPECT_EQ(P.Cfg.Transformations.str(),
+  EXPECT_EQ(P.Cfg.Diversity.Transformations.str(),
             TransformationSet::defaultSet().str());
 }
 
 TEST_F(OptionsTest, EmptyCommandLine) {
   ParsedCommandLine P = parseOK({});
   EXPECT_TRUE(P.ClangArgs.empty());
-  EXPECT_EQ(P.Cfg.Transformations.str(),
+  EXPECT_EQ(P.Cfg.Diversity.Transformations.str(),
             TransformationSet::defaultSet().str());
-  EXPECT_TRUE(P.Cfg.Transformations.has(Transformation::Nops));
-  EXPECT_TRUE(P.Cfg.Transformations.has(Transformation::Funcs));
+  EXPECT_TRUE(P.Cfg.Diversity.Transformations.has(Transformation::Nops));
+  EXPECT_TRUE(P.Cfg.Diversity.Transformations.has(Transformation::Funcs));
   EXPECT_TRUE(P.Cfg.diversifying());
-  EXPECT_EQ(P.Cfg.NopMax, 1u);
-  EXPECT_EQ(P.Cfg.NopProbability.threshold(),
+  EXPECT_EQ(P.Cfg.Diversity.Nops.MaxRun, 1u);
+  EXPECT_EQ(P.Cfg.Diversity.Nops.Uniform.threshold(),
             Probability::fromFraction(0.05).threshold());
 }
 
@@ -175,51 +175,51 @@ TEST_F(OptionsTest, HelpAndVersionAreNoticed) {
 
 TEST_F(OptionsTest, NoDiversifyEmptiesTheSet) {
   ParsedCommandLine P = parseOK({"-fno-diversify"});
-  EXPECT_TRUE(P.Cfg.Transformations.empty());
+  EXPECT_TRUE(P.Cfg.Diversity.Transformations.empty());
   EXPECT_FALSE(P.Cfg.diversifying());
   for (const TransformationInfo &Info : allTransformations())
-    EXPECT_FALSE(P.Cfg.Transformations.has(Info.Kind)) << Info.Name;
+    EXPECT_FALSE(P.Cfg.Diversity.Transformations.has(Info.Kind)) << Info.Name;
   EXPECT_TRUE(parseOK({"-fdiversify=all", "-fno-diversify"})
-                  .Cfg.Transformations.empty());
+                  .Cfg.Diversity.Transformations.empty());
   // Nothing to diversify and no seed: no key is drawn.
   EXPECT_FALSE(P.Cfg.Key.has_value());
   EXPECT_TRUE(parseOK({"-fdiversify"}).Cfg.Key.has_value());
 }
 
 TEST_F(OptionsTest, LastDiversifyOptionWins) {
-  EXPECT_EQ(parseOK({"-fno-diversify", "-fdiversify"}).Cfg.Transformations.str(),
+  EXPECT_EQ(parseOK({"-fno-diversify", "-fdiversify"}).Cfg.Diversity.Transformations.str(),
             TransformationSet::defaultSet().str());
   EXPECT_EQ(parseOK({"-fdiversify=nops", "-fdiversify=funcs"})
-                .Cfg.Transformations.str(),
+                .Cfg.Diversity.Transformations.str(),
             "funcs");
 }
 
 TEST_F(OptionsTest, DiversifyNopsIsOnlyNops) {
   ParsedCommandLine P = parseOK({"-fdiversify=nops"});
   for (const TransformationInfo &Info : allTransformations())
-    EXPECT_EQ(P.Cfg.Transformations.has(Info.Kind),
+    EXPECT_EQ(P.Cfg.Diversity.Transformations.has(Info.Kind),
               Info.Kind == Transformation::Nops)
         << Info.Name;
-  EXPECT_EQ(P.Cfg.Transformations.str(), "nops");
+  EXPECT_EQ(P.Cfg.Diversity.Transformations.str(), "nops");
   EXPECT_TRUE(P.Cfg.diversifying());
 
   ParsedCommandLine F = parseOK({"-fdiversify=funcs"});
-  EXPECT_FALSE(F.Cfg.Transformations.has(Transformation::Nops));
-  EXPECT_TRUE(F.Cfg.Transformations.has(Transformation::Funcs));
+  EXPECT_FALSE(F.Cfg.Diversity.Transformations.has(Transformation::Nops));
+  EXPECT_TRUE(F.Cfg.Diversity.Transformations.has(Transformation::Funcs));
 }
 
 TEST_F(OptionsTest, DiversifyAllAndLists) {
   ParsedCommandLine P = parseOK({"-fno-diversify", "-fdiversify=all"});
   for (const TransformationInfo &Info : allTransformations())
-    EXPECT_TRUE(P.Cfg.Transformations.has(Info.Kind)) << Info.Name;
+    EXPECT_TRUE(P.Cfg.Diversity.Transformations.has(Info.Kind)) << Info.Name;
   // Every transformation can be named on its own.
   for (const TransformationInfo &Info : allTransformations())
     EXPECT_EQ(parseOK({std::string("-fdiversify=") + Info.Name})
-                  .Cfg.Transformations.str(),
+                  .Cfg.Diversity.Transformations.str(),
               Info.Name);
-  EXPECT_EQ(parseOK({"-fdiversify=funcs,nops"}).Cfg.Transformations.str(),
+  EXPECT_EQ(parseOK({"-fdiversify=funcs,nops"}).Cfg.Diversity.Transformations.str(),
             "nops,funcs");
-  EXPECT_EQ(parseOK({"-fdiversify=default"}).Cfg.Transformations.str(),
+  EXPECT_EQ(parseOK({"-fdiversify=default"}).Cfg.Diversity.Transformations.str(),
             TransformationSet::defaultSet().str());
 }
 
@@ -245,10 +245,10 @@ TEST_F(OptionsTest, NopProbabilityOutOfRangeIsAnError) {
   parseError({"-fdiversify-nop-probability=half"});
   parseError({"-fdiversify-nop-probability="});
   EXPECT_EQ(parseOK({"-fdiversify-nop-probability=1"})
-                .Cfg.NopProbability.threshold(),
+                .Cfg.Diversity.Nops.Uniform.threshold(),
             Probability::One);
   EXPECT_EQ(parseOK({"-fdiversify-nop-probability=0"})
-                .Cfg.NopProbability.threshold(),
+                .Cfg.Diversity.Nops.Uniform.threshold(),
             0u);
 }
 
@@ -257,9 +257,9 @@ TEST_F(OptionsTest, NopMaxMustBeOneToSixteen) {
     std::string E = parseError({std::string("-fdiversify-nop-max=") + Bad});
     EXPECT_NE(E.find("-fdiversify-nop-max="), std::string::npos) << E;
   }
-  EXPECT_EQ(parseOK({"-fdiversify-nop-max=1"}).Cfg.NopMax, 1u);
-  EXPECT_EQ(parseOK({"-fdiversify-nop-max=16"}).Cfg.NopMax, 16u);
-  EXPECT_EQ(parseOK({"-fdiversify-nop-max=7"}).Cfg.NopMax, 7u);
+  EXPECT_EQ(parseOK({"-fdiversify-nop-max=1"}).Cfg.Diversity.Nops.MaxRun, 1u);
+  EXPECT_EQ(parseOK({"-fdiversify-nop-max=16"}).Cfg.Diversity.Nops.MaxRun, 16u);
+  EXPECT_EQ(parseOK({"-fdiversify-nop-max=7"}).Cfg.Diversity.Nops.MaxRun, 7u);
 }
 
 // --------------------------------------------------------------------------

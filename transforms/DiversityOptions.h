@@ -1,0 +1,99 @@
+//===- DiversityOptions.h - What each transformation is asked to do -------===//
+//
+// One small struct a pass, filled by the driver from divcc's options: a pass
+// sees its own knobs and nothing else, so that it can be built and tested
+// without the driver (tools/divcc-llc builds them from its own flags).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIVCC_TRANSFORMS_DIVERSITYOPTIONS_H
+#define DIVCC_TRANSFORMS_DIVERSITYOPTIONS_H
+
+#include "random/RandomStream.h"
+#include "transforms/FunctionFilter.h"
+#include "transforms/Transformations.h"
+
+namespace divcc {
+
+/// nops: -fdiversify-nop-probability=P, -fdiversify-nop-max=N and the
+/// profile-guided bounds -fdiversify-nop-probability-min=/-max=.
+struct NopOptions {
+  /// The chance of NOPs before an instruction. Low by default because NOPs
+  /// are divcc's main run-time cost; what moves code at link time (offset)
+  /// does not depend on them (see docs/performance.md).
+  Probability Uniform = Probability::fromFraction(0.05);
+  /// At most this many NOPs in one place.
+  unsigned MaxRun = 1;
+  /// When set, each block's chance falls from Coldest in the coldest code
+  /// to Hottest in the hottest (see NopInsertion.cpp).
+  bool ProfileGuided = false;
+  Probability Hottest = Probability::fromFraction(0.0);
+  Probability Coldest = Probability::fromFraction(0.5);
+};
+
+/// sched: -fdiversify-sched=jitter|random.
+enum class ScheduleMode { Jitter, Random };
+
+/// regs: -f[no-]diversify-regs-callee-saved, whether random register hints
+/// may name callee-saved registers (each one used costs a save and restore).
+struct RegisterHintOptions {
+  bool CalleeSaved = true;
+};
+
+/// frames: -fdiversify-frame-pad=BYTES, at most this much padding a frame.
+struct FrameOptions {
+  unsigned MaxPad = 32;
+};
+
+/// globals: -fdiversify-global-pad=BYTES, at most this much padding before
+/// each global variable (0: none).
+struct GlobalOptions {
+  unsigned MaxPad = 0;
+};
+
+/// Every transformation's options, and which transformations run.
+struct DiversityOptions {
+  /// -fdiversify / -fdiversify=LIST / -fno-diversify. Empty means off.
+  TransformationSet Transformations = TransformationSet::defaultSet();
+  /// -fdiversify-skip=T:FUNCS / -fdiversify-only=T:FUNCS (read only through
+  /// StreamSource::forFunction()).
+  FunctionFilter Functions;
+  NopOptions Nops;
+  ScheduleMode Sched = ScheduleMode::Jitter;
+  RegisterHintOptions Regs;
+  FrameOptions Frames;
+  GlobalOptions Globals;
+
+  bool diversifying() const { return !Transformations.empty(); }
+};
+
+/// Where one module's passes take their random streams from: the master
+/// key, the module's stream name (see moduleStreamName) and the function
+/// filter. Every pass draws through this class and nothing else, which is
+/// what keeps each (transformation, module, function) stream independent
+/// of every other.
+class StreamSource {
+public:
+  StreamSource(const MasterKey &Key, std::string ModuleName,
+               const FunctionFilter &Functions)
+      : Key(Key), ModuleName(std::move(ModuleName)), Functions(Functions) {}
+
+  /// The stream of the per-function transformation \p T for \p Function, or
+  /// null when the filter turns T off for it: T must then leave it exactly
+  /// as it is.
+  std::unique_ptr<RandomStream> forFunction(Transformation T,
+                                            llvm::StringRef Function) const;
+  /// The stream of the module-wide transformation \p T.
+  RandomStream forModule(Transformation T) const;
+
+  llvm::StringRef moduleName() const { return ModuleName; }
+
+private:
+  const MasterKey &Key;
+  std::string ModuleName;
+  const FunctionFilter &Functions;
+};
+
+} // namespace divcc
+
+#endif
