@@ -2,6 +2,7 @@
 
 #include "analysis/ElfImage.h"
 
+#include "targets/DiversityTarget.h"
 #include "targets/GadgetTarget.h"
 
 #include "llvm/ADT/StringMap.h"

@@ -49,7 +49,7 @@ Disassembler::create(Triple::ArchType Arch) {
   D->MAI.reset(TheTarget->createMCAsmInfo(*D->MRI, T->str(), Options));
   D->MII.reset(TheTarget->createMCInstrInfo());
   if (D->MII)
-    D->Target = createGadgetTarget(*T, *D->MII);
+    D->Target = createDiversityTarget(*T)->createGadgetTarget(*D->MII);
   if (D->Target)
     D->STI.reset(TheTarget->createMCSubtargetInfo(
         T->str(), "", D->Target->disassemblerFeatures()));

@@ -20,6 +20,7 @@
 #ifndef DIVCC_ANALYSIS_GADGETS_H
 #define DIVCC_ANALYSIS_GADGETS_H
 
+#include "targets/DiversityTarget.h"
 #include "targets/GadgetTarget.h"
 
 #include "llvm/ADT/ArrayRef.h"

@@ -174,7 +174,8 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
   // (AArch64's branch relaxation), right before those, so that every
   // instruction they add is measured. Anchored passes get LLVM's own
   // machine verifier when it is requested; the others ask for it here.
-  AnalysisID LateAnchor = lateMachinePassAnchor(TT);
+  std::unique_ptr<DiversityTarget> Target = createDiversityTarget(TT);
+  AnalysisID LateAnchor = Target ? Target->lateMachinePassAnchor() : nullptr;
   SmallVector<std::pair<Pass *, const char *>, 2> Late;
   if (T.has(Transformation::Subst))
     Late.push_back({createInstructionSubstitutionPass(*Streams),

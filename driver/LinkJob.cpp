@@ -93,6 +93,15 @@ static void writeNotes(raw_ostream &Out, const TrapPadding &Padding) {
       << "\t.p2align 3\n";
 }
 
+/// The padding knowledge of \p T, which the driver checked is supported.
+static TrapPadding trapPadding(const llvm::Triple &T) {
+  std::unique_ptr<DiversityTarget> Target = createDiversityTarget(T);
+  if (!Target)
+    report_fatal_error(Twine("divcc: link step for unsupported target ") +
+                       T.str());
+  return Target->trapPadding();
+}
+
 Error assembleCodeFreeObject(StringRef Body, const llvm::Triple &T,
                              const std::string &Obj) {
   std::string Asm = Body.str();

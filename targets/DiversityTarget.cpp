@@ -1,49 +1,81 @@
-//===- DiversityTarget.cpp - Choosing the target knowledge ----------------===//
+//===- DiversityTarget.cpp - The architectures divcc knows ----------------===//
+//
+// The one table of architectures: every question "which architecture is
+// this?" is answered here, once per function or link.
+//
+//===----------------------------------------------------------------------===//
 
 #include "targets/DiversityTarget.h"
+#include "targets/GadgetTarget.h"
+#include "targets/Substitution.h"
+#include "targets/aarch64/AArch64.h"
+#include "targets/x86/X86.h"
+
+#include "llvm/CodeGen/ScheduleDAGMutation.h"
 
 using namespace llvm;
 
 namespace divcc {
+namespace {
 
-std::unique_ptr<DiversityTarget>
-createX86DiversityTarget(const TargetSubtargetInfo &STI);
-TrapPadding x86TrapPadding();
-std::unique_ptr<DiversityTarget>
-createAArch64DiversityTarget(const TargetSubtargetInfo &STI);
-AnalysisID aarch64LateMachinePassAnchor();
-TrapPadding aarch64TrapPadding();
+struct Architecture {
+  Triple::ArchType Arch;
+  const char *Name;         // as in triples and messages
+  const char *LinuxTriple;  // what divtool disassembles with
+  std::unique_ptr<DiversityTarget> (*Create)();
+};
 
-bool isSupportedTarget(const Triple &T) {
-  if (!T.isOSBinFormatELF())
-    return false;
-  return T.getArch() == Triple::x86_64 || T.getArch() == Triple::aarch64;
-}
+const Architecture Architectures[] = {
+    {Triple::x86_64, "x86_64", "x86_64-unknown-linux-gnu",
+     createX86DiversityTarget},
+    {Triple::aarch64, "aarch64", "aarch64-unknown-linux-gnu",
+     createAArch64DiversityTarget},
+};
 
-const char *supportedTargetsText() {
-  return "x86_64 and aarch64 Linux/ELF";
-}
-
-TrapPadding trapPadding(const Triple &T) {
-  assert(isSupportedTarget(T));
-  if (T.getArch() == Triple::aarch64)
-    return aarch64TrapPadding();
-  return x86TrapPadding();
-}
-
-AnalysisID lateMachinePassAnchor(const Triple &T) {
-  if (T.getArch() == Triple::aarch64)
-    return aarch64LateMachinePassAnchor();
+const Architecture *find(Triple::ArchType Arch) {
+  for (const Architecture &A : Architectures)
+    if (A.Arch == Arch)
+      return &A;
   return nullptr;
 }
 
-std::unique_ptr<DiversityTarget>
-createDiversityTarget(const Triple &T, const TargetSubtargetInfo &STI) {
+} // namespace
+
+std::unique_ptr<ScheduleDAGMutation>
+DiversityTarget::createMacroFusionMutation() const {
+  return nullptr;
+}
+
+std::unique_ptr<SubstitutionTarget>
+DiversityTarget::createSubstitutions(const TargetSubtargetInfo &) const {
+  return nullptr;
+}
+
+bool isSupportedTarget(const Triple &T) {
+  return T.isOSBinFormatELF() && find(T.getArch());
+}
+
+std::string supportedTargetsText() {
+  std::string Text;
+  for (const Architecture &A : Architectures) {
+    if (!Text.empty())
+      Text += &A == &Architectures[std::size(Architectures) - 1] ? " and "
+                                                                  : ", ";
+    Text += A.Name;
+  }
+  return Text + " Linux/ELF";
+}
+
+std::unique_ptr<DiversityTarget> createDiversityTarget(const Triple &T) {
   if (!isSupportedTarget(T))
     return nullptr;
-  if (T.getArch() == Triple::aarch64)
-    return createAArch64DiversityTarget(STI);
-  return createX86DiversityTarget(STI);
+  return find(T.getArch())->Create();
+}
+
+std::optional<Triple> gadgetTriple(Triple::ArchType Arch) {
+  if (const Architecture *A = find(Arch))
+    return Triple(A->LinuxTriple);
+  return std::nullopt;
 }
 
 } // namespace divcc

@@ -1,9 +1,21 @@
-//===- DiversityTarget.h - What divcc must know about one target ----------===//
+//===- DiversityTarget.h - What divcc must know about one architecture ----===//
 //
-// Everything target-specific that the transformations need sits behind this
-// interface, one implementation per target: the no-op instruction forms that
-// are safe to insert and the instructions that must stay where they are. The
-// transformations themselves never name an opcode or a register.
+// Everything architecture-specific that divcc's transformations, its link
+// steps and divtool's audit need sits behind this one class, one subclass an
+// architecture, in the manner of lld's TargetInfo: the no-op forms that are
+// safe to insert and the instructions that must stay first, the pairs the
+// cores fuse, the table of equivalent instructions, where the late passes
+// go, the trap byte of padding, and the gadget decoder. The transformations
+// never name an opcode, a register or an architecture.
+//
+// Adding an architecture is one folder under targets/ with a subclass (see
+// targets/x86/X86DiversityTarget.cpp) and one row in the table of
+// DiversityTarget.cpp; docs/design.md lists the tests to add.
+//
+// A target is made from a triple alone, so that the driver and divtool can
+// ask it what they need without compiling anything. What depends on the
+// function being compiled (opcode numbers, subtarget features) is read from
+// the machine function or subtarget each method is given.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,42 +28,18 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 namespace llvm {
+class MCInstrInfo;
+class ScheduleDAGMutation;
 class TargetSubtargetInfo;
-}
+} // namespace llvm
 
 namespace divcc {
 
-class DiversityTarget {
-public:
-  virtual ~DiversityTarget() = default;
-
-  /// How many distinct no-op forms insertNop() can emit.
-  virtual unsigned nopFormCount() const = 0;
-  /// Inserts no-op form \p Form (< nopFormCount()) before \p Before.
-  virtual void insertNop(llvm::MachineBasicBlock &MBB,
-                         llvm::MachineBasicBlock::instr_iterator Before,
-                         unsigned Form) const = 0;
-  /// Instructions that must be the first of their block or function (the
-  /// landing marks of indirect-branch tracking): nothing may precede them.
-  virtual bool mustStayFirst(const llvm::MachineInstr &MI) const = 0;
-};
-
-/// Whether divcc can diversify code for \p T.
-bool isSupportedTarget(const llvm::Triple &T);
-
-/// The targets isSupportedTarget() accepts, for messages: "x86_64 and ...".
-const char *supportedTargetsText();
-
-/// The pass of \p T's code-generation pipeline right after which divcc's
-/// last machine passes (instruction substitution, NOP insertion) run, or
-/// null to run them after all of LLVM's machine passes, right before the
-/// assembly printer. A target whose later passes measure code size (branch
-/// relaxation: x86's assembler relaxes branches itself, AArch64's does not)
-/// names a pass before the first of them, so that every inserted
-/// instruction is measured.
-llvm::AnalysisID lateMachinePassAnchor(const llvm::Triple &T);
+class GadgetTarget;
+class SubstitutionTarget;
 
 /// What padding that must never run needs to know about a target: the byte
 /// whose repetition decodes to trapping instructions (no gadget), and the GNU
@@ -63,15 +51,82 @@ struct TrapPadding {
   uint32_t FeatureBits;     // every feature bit that property can claim
 };
 
-/// The padding knowledge for \p T, which isSupportedTarget(T).
-TrapPadding trapPadding(const llvm::Triple &T);
+class DiversityTarget {
+public:
+  virtual ~DiversityTarget() = default;
 
-/// The target knowledge for \p T, built from the tables of \p STI, or null
-/// if divcc does not support \p T. The result serves every function of the
-/// module.
-std::unique_ptr<DiversityTarget>
-createDiversityTarget(const llvm::Triple &T,
-                      const llvm::TargetSubtargetInfo &STI);
+  //===--- NOP insertion ---------------------------------------------------===//
+
+  /// How many distinct no-op forms insertNop() can emit.
+  virtual unsigned nopFormCount() const = 0;
+  /// Inserts no-op form \p Form (< nopFormCount()) before \p Before.
+  virtual void insertNop(llvm::MachineBasicBlock &MBB,
+                         llvm::MachineBasicBlock::instr_iterator Before,
+                         unsigned Form) const = 0;
+  /// Instructions that must be the first of their block or function (the
+  /// landing marks of indirect-branch tracking): nothing may precede them.
+  virtual bool mustStayFirst(const llvm::MachineInstr &MI) const = 0;
+
+  //===--- Scheduling ------------------------------------------------------===//
+
+  /// Whether \p First and \p Second, adjacent in that order, are decoded as
+  /// one by the cores the function is tuned for (macro fusion): nothing may
+  /// go between them without costing a cycle on every execution.
+  virtual bool isMacroFusedPair(const llvm::MachineInstr &First,
+                                const llvm::MachineInstr &Second) const {
+    return false;
+  }
+  /// The scheduling-DAG mutation that keeps those pairs adjacent, as LLVM's
+  /// own scheduler for the target adds it, or null if there are none.
+  virtual std::unique_ptr<llvm::ScheduleDAGMutation>
+  createMacroFusionMutation() const;
+  /// Whether the target's pre-register-allocation scheduler clusters
+  /// neighbouring loads and stores (LLVM's cluster mutations, which pair
+  /// them up for ldp/stp).
+  virtual bool clustersMemoryOperations() const { return false; }
+
+  //===--- Instruction substitution ----------------------------------------===//
+
+  /// The table of equivalent instructions for the subtarget \p STI, or null
+  /// if divcc has none for this architecture.
+  virtual std::unique_ptr<SubstitutionTarget>
+  createSubstitutions(const llvm::TargetSubtargetInfo &STI) const;
+
+  //===--- Pipeline --------------------------------------------------------===//
+
+  /// The pass of the code-generation pipeline right after which divcc's
+  /// last machine passes (instruction substitution, NOP insertion) run, or
+  /// null to run them after all of LLVM's machine passes, right before the
+  /// assembly printer. A target whose later passes measure code size (branch
+  /// relaxation: x86's assembler relaxes branches itself, AArch64's does not)
+  /// names a pass before the first of them, so that every inserted
+  /// instruction is measured.
+  virtual llvm::AnalysisID lateMachinePassAnchor() const { return nullptr; }
+
+  //===--- Linking ---------------------------------------------------------===//
+
+  virtual TrapPadding trapPadding() const = 0;
+
+  //===--- Auditing --------------------------------------------------------===//
+
+  /// The gadget knowledge, with opcodes looked up in \p MII (the MC layer's
+  /// table for gadgetTriple()), which must outlive the result.
+  virtual std::unique_ptr<GadgetTarget>
+  createGadgetTarget(const llvm::MCInstrInfo &MII) const = 0;
+};
+
+/// The target knowledge for \p T, or null if divcc cannot diversify \p T.
+std::unique_ptr<DiversityTarget> createDiversityTarget(const llvm::Triple &T);
+
+/// Whether divcc can diversify code for \p T.
+bool isSupportedTarget(const llvm::Triple &T);
+
+/// The targets isSupportedTarget() accepts, for messages: "x86_64 and ...".
+std::string supportedTargetsText();
+
+/// The triple whose disassembler reads \p Arch code (Linux/ELF), or none if
+/// divcc knows nothing of \p Arch.
+std::optional<llvm::Triple> gadgetTriple(llvm::Triple::ArchType Arch);
 
 } // namespace divcc
 

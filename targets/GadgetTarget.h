@@ -5,8 +5,8 @@
 // indirect jump or call, a system call). Which instructions those are, and
 // which instructions may not appear inside a gadget, is the only
 // target-specific knowledge the gadget finder needs; it sits behind this
-// interface, one implementation per target, next to that target's
-// DiversityTarget.
+// interface, one implementation per target, made by that target's
+// DiversityTarget::createGadgetTarget().
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,15 +55,6 @@ public:
   /// not run through to the end.
   virtual bool breaksGadget(const llvm::MCInst &I) const = 0;
 };
-
-/// The triple whose disassembler reads \p Arch code, or none if divtool
-/// cannot audit \p Arch.
-std::optional<llvm::Triple> gadgetTriple(llvm::Triple::ArchType Arch);
-
-/// The gadget knowledge for \p T (one gadgetTriple() returned), with opcodes
-/// looked up in \p MII, which must outlive the result.
-std::unique_ptr<GadgetTarget> createGadgetTarget(const llvm::Triple &T,
-                                                 const llvm::MCInstrInfo &MII);
 
 } // namespace divcc
 

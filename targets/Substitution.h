@@ -4,7 +4,8 @@
 // asks a target for the forms equivalent to an instruction, draws one, and
 // asks the target to rewrite the instruction into it. What "equivalent"
 // means is entirely the target's knowledge, so it lives here, one table per
-// target (targets/x86/X86Substitutions.cpp); the pass never names an opcode.
+// target, made by DiversityTarget::createSubstitutions()
+// (targets/x86/X86Substitutions.cpp); the pass never names an opcode.
 //
 // Equivalent means: the same registers and memory are written with the same
 // values, the same registers are read, and the condition flags either come
@@ -16,8 +17,6 @@
 
 #ifndef DIVCC_TARGETS_SUBSTITUTION_H
 #define DIVCC_TARGETS_SUBSTITUTION_H
-
-#include "targets/DiversityTarget.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -70,20 +69,6 @@ public:
   /// The register that holds the condition flags.
   virtual llvm::MCRegister flagsRegister() const = 0;
 };
-
-std::unique_ptr<SubstitutionTarget>
-createX86SubstitutionTarget(const llvm::TargetSubtargetInfo &STI);
-
-/// The substitution table for \p T, or null if divcc has none for it.
-inline std::unique_ptr<SubstitutionTarget>
-createSubstitutionTarget(const llvm::Triple &T,
-                         const llvm::TargetSubtargetInfo &STI) {
-  if (!isSupportedTarget(T))
-    return nullptr;
-  if (T.getArch() == llvm::Triple::x86_64)
-    return createX86SubstitutionTarget(STI);
-  return nullptr;
-}
 
 } // namespace divcc
 

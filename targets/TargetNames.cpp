@@ -25,6 +25,19 @@ unsigned opcodeNamed(const MCInstrInfo &MII, StringRef Target,
   notFound(Target, "opcode", Name);
 }
 
+OpcodeNames::OpcodeNames(const MCInstrInfo &MII, StringRef Target)
+    : Target(Target) {
+  for (unsigned Opc = 0, E = MII.getNumOpcodes(); Opc != E; ++Opc)
+    ByName[MII.getName(Opc)] = Opc;
+}
+
+unsigned OpcodeNames::operator()(StringRef Name) const {
+  auto It = ByName.find(Name);
+  if (It == ByName.end())
+    notFound(Target, "opcode", Name);
+  return It->second;
+}
+
 MCRegister registerNamed(const TargetRegisterInfo &TRI, StringRef Target,
                          StringRef Name) {
   for (unsigned Reg = 1, E = TRI.getNumRegs(); Reg != E; ++Reg)

@@ -12,6 +12,7 @@
 #ifndef DIVCC_TARGETS_TARGETNAMES_H
 #define DIVCC_TARGETS_TARGETNAMES_H
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCRegister.h"
 
@@ -27,6 +28,19 @@ namespace divcc {
 /// the MC layer's table; \p Target names the target in the error.
 unsigned opcodeNamed(const llvm::MCInstrInfo &MII, llvm::StringRef Target,
                      llvm::StringRef Name);
+
+/// Every opcode of a target by name, for a table that looks up many: one
+/// pass over the opcodes instead of one a name.
+class OpcodeNames {
+public:
+  OpcodeNames(const llvm::MCInstrInfo &MII, llvm::StringRef Target);
+  /// The opcode called \p Name; a fatal error naming it if there is none.
+  unsigned operator()(llvm::StringRef Name) const;
+
+private:
+  llvm::StringRef Target;
+  llvm::StringMap<unsigned> ByName;
+};
 
 /// The physical register called \p Name, in any case ("rsp", "XZR").
 llvm::MCRegister registerNamed(const llvm::TargetRegisterInfo &TRI,

@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "random/RandomStream.h"
+#include "targets/DiversityTarget.h"
 #include "targets/Substitution.h"
 #include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
@@ -139,8 +140,8 @@ bool InstructionSubstitution::runOnMachineFunction(MachineFunction &MF) {
   if (mustKeepExactCode(F))
     return false;
   if (!Target)
-    Target = createSubstitutionTarget(MF.getTarget().getTargetTriple(),
-                                      MF.getSubtarget());
+    if (auto Arch = createDiversityTarget(MF.getTarget().getTargetTriple()))
+      Target = Arch->createSubstitutions(MF.getSubtarget());
   if (!Target)
     return false;
   const TargetRegisterInfo &TRI = *MF.getSubtarget().getRegisterInfo();

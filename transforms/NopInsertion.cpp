@@ -54,7 +54,6 @@
 
 #include "random/RandomStream.h"
 #include "targets/DiversityTarget.h"
-#include "targets/MacroFusion.h"
 #include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
@@ -142,7 +141,7 @@ NopInsertion::eligiblePlaces(MachineFunction &MF) const {
         continue;
       bool BetweenTerminators =
           MI.isTerminator() && Prev && Prev->isTerminator();
-      bool SplitsFusedPair = Prev && isMacroFusedPair(*Prev, MI);
+      bool SplitsFusedPair = Prev && Target->isMacroFusedPair(*Prev, MI);
       if (!BetweenTerminators && !SplitsFusedPair && !MI.isInsideBundle() &&
           !MI.isInlineAsm() &&
           !isRuntimePatchPoint(MI) && !Target->mustStayFirst(MI))
@@ -158,8 +157,7 @@ bool NopInsertion::runOnMachineFunction(MachineFunction &MF) {
   if (mustKeepExactCode(F))
     return false;
   if (!Target)
-    Target = createDiversityTarget(MF.getTarget().getTargetTriple(),
-                                   MF.getSubtarget());
+    Target = createDiversityTarget(MF.getTarget().getTargetTriple());
   if (!Target)
     return false;
 

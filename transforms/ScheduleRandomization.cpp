@@ -67,7 +67,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "random/RandomStream.h"
-#include "targets/MacroFusion.h"
+#include "targets/DiversityTarget.h"
 #include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
@@ -280,11 +280,13 @@ ScheduleDAGInstrs *createRandomScheduler(MachineSchedContext *C) {
   std::vector<MacroFusionPredTy> Fusions = MF.getSubtarget().getMacroFusions();
   if (!Fusions.empty())
     DAG->addMutation(createMacroFusionDAGMutation(Fusions));
-  if (clustersMemoryOperations(TT)) {
+  std::unique_ptr<DiversityTarget> Target = createDiversityTarget(TT);
+  if (Target && Target->clustersMemoryOperations()) {
     DAG->addMutation(createLoadClusterDAGMutation(DAG->TII, DAG->TRI));
     DAG->addMutation(createStoreClusterDAGMutation(DAG->TII, DAG->TRI));
   }
-  DAG->addMutation(createMacroFusionMutation(TT));
+  if (Target)
+    DAG->addMutation(Target->createMacroFusionMutation());
   return DAG;
 }
 

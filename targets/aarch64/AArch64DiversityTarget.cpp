@@ -51,8 +51,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/DiversityTarget.h"
+#include "targets/GadgetTarget.h"
 #include "targets/TargetNames.h"
+#include "targets/aarch64/AArch64.h"
 
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
@@ -60,9 +61,11 @@
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/CodeGen/ScheduleDAGMutation.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include <array>
+#include <optional>
 
 using namespace llvm;
 
@@ -76,9 +79,9 @@ bool isBtiHint(int64_t Imm) {
   return Imm == 32 || Imm == 34 || Imm == 36 || Imm == 38;
 }
 
-class AArch64DiversityTarget final : public DiversityTarget {
-public:
-  explicit AArch64DiversityTarget(const TargetSubtargetInfo &STI)
+/// The opcodes and registers of the NOP forms and landing pads.
+struct NopTable {
+  explicit NopTable(const TargetSubtargetInfo &STI)
       : TII(*STI.getInstrInfo()), Hint(opcodeNamed(TII, Name, "HINT")),
         Paciasp(opcodeNamed(TII, Name, "PACIASP")),
         Pacibsp(opcodeNamed(TII, Name, "PACIBSP")),
@@ -89,58 +92,87 @@ public:
                           opcodeNamed(TII, Name, "ADDXrs")},
         XZR(registerNamed(*STI.getRegisterInfo(), Name, "xzr")) {}
 
-  unsigned nopFormCount() const override {
-    return 1 + ZeroRegisterForms.size();
-  }
-
-  void insertNop(MachineBasicBlock &MBB, MachineBasicBlock::instr_iterator I,
-                 unsigned Form) const override {
-    DebugLoc DL = I != MBB.instr_end() ? I->getDebugLoc() : DebugLoc();
-    if (Form == 0) {
-      BuildMI(MBB, I, DL, TII.get(Hint)).addImm(0);
-      return;
-    }
-    if (Form > ZeroRegisterForms.size())
-      llvm_unreachable("no such AArch64 NOP form");
-    // op xzr, xzr, xzr, lsl #0
-    BuildMI(MBB, I, DL, TII.get(ZeroRegisterForms[Form - 1]), XZR)
-        .addReg(XZR)
-        .addReg(XZR)
-        .addImm(0);
-  }
-
-  bool mustStayFirst(const MachineInstr &MI) const override {
-    unsigned Opc = MI.getOpcode();
-    if (Opc == Paciasp || Opc == Pacibsp || Opc == PauthPrologue)
-      return true;
-    return Opc == Hint && MI.getOperand(0).isImm() &&
-           isBtiHint(MI.getOperand(0).getImm());
-  }
-
-private:
   const TargetInstrInfo &TII;
   unsigned Hint, Paciasp, Pacibsp, PauthPrologue;
   std::array<unsigned, 4> ZeroRegisterForms;
   MCRegister XZR;
 };
 
+class AArch64DiversityTarget final : public DiversityTarget {
+public:
+  unsigned nopFormCount() const override {
+    return 1 + std::tuple_size_v<decltype(NopTable::ZeroRegisterForms)>;
+  }
+
+  void insertNop(MachineBasicBlock &MBB, MachineBasicBlock::instr_iterator I,
+                 unsigned Form) const override {
+    const NopTable &T = table(*MBB.getParent());
+    const TargetInstrInfo &TII = T.TII;
+    DebugLoc DL = I != MBB.instr_end() ? I->getDebugLoc() : DebugLoc();
+    if (Form == 0) {
+      BuildMI(MBB, I, DL, TII.get(T.Hint)).addImm(0);
+      return;
+    }
+    if (Form > T.ZeroRegisterForms.size())
+      llvm_unreachable("no such AArch64 NOP form");
+    // op xzr, xzr, xzr, lsl #0
+    BuildMI(MBB, I, DL, TII.get(T.ZeroRegisterForms[Form - 1]), T.XZR)
+        .addReg(T.XZR)
+        .addReg(T.XZR)
+        .addImm(0);
+  }
+
+  bool mustStayFirst(const MachineInstr &MI) const override {
+    const NopTable &T = table(*MI.getMF());
+    unsigned Opc = MI.getOpcode();
+    if (Opc == T.Paciasp || Opc == T.Pacibsp || Opc == T.PauthPrologue)
+      return true;
+    return Opc == T.Hint && MI.getOperand(0).isImm() &&
+           isBtiHint(MI.getOperand(0).getImm());
+  }
+
+  bool isMacroFusedPair(const MachineInstr &First,
+                        const MachineInstr &Second) const override {
+    return isAArch64MacroFusedPair(First, Second);
+  }
+  std::unique_ptr<ScheduleDAGMutation>
+  createMacroFusionMutation() const override {
+    return createAArch64MacroFusionMutation();
+  }
+  bool clustersMemoryOperations() const override { return true; }
+
+  // Branch relaxation measures code size: the late passes run before it.
+  AnalysisID lateMachinePassAnchor() const override {
+    return &MachineSanitizerBinaryMetadataID;
+  }
+
+  TrapPadding trapPadding() const override {
+    return {0x00, // 00000000 is udf #0
+            ELF::GNU_PROPERTY_AARCH64_FEATURE_1_AND,
+            ELF::GNU_PROPERTY_AARCH64_FEATURE_1_BTI |
+                ELF::GNU_PROPERTY_AARCH64_FEATURE_1_PAC |
+                ELF::GNU_PROPERTY_AARCH64_FEATURE_1_GCS};
+  }
+
+  std::unique_ptr<GadgetTarget>
+  createGadgetTarget(const MCInstrInfo &MII) const override {
+    return createAArch64GadgetTarget(MII);
+  }
+
+private:
+  const NopTable &table(const MachineFunction &MF) const {
+    if (!Nops)
+      Nops.emplace(MF.getSubtarget());
+    return *Nops;
+  }
+
+  mutable std::optional<NopTable> Nops;
+};
+
 } // namespace
 
-AnalysisID aarch64LateMachinePassAnchor() {
-  return &MachineSanitizerBinaryMetadataID;
-}
-
-TrapPadding aarch64TrapPadding() {
-  return {0x00, // 00000000 is udf #0
-          ELF::GNU_PROPERTY_AARCH64_FEATURE_1_AND,
-          ELF::GNU_PROPERTY_AARCH64_FEATURE_1_BTI |
-              ELF::GNU_PROPERTY_AARCH64_FEATURE_1_PAC |
-              ELF::GNU_PROPERTY_AARCH64_FEATURE_1_GCS};
-}
-
-std::unique_ptr<DiversityTarget>
-createAArch64DiversityTarget(const TargetSubtargetInfo &STI) {
-  return std::make_unique<AArch64DiversityTarget>(STI);
+std::unique_ptr<DiversityTarget> createAArch64DiversityTarget() {
+  return std::make_unique<AArch64DiversityTarget>();
 }
 
 } // namespace divcc

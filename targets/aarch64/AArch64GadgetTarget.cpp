@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/GadgetTarget.h"
+#include "targets/aarch64/AArch64.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/MC/MCInst.h"

@@ -23,7 +23,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/MacroFusion.h"
+#include "targets/aarch64/AArch64.h"
+
+#include "llvm/CodeGen/ScheduleDAGMutation.h"
 #include "targets/TargetNames.h"
 
 #include "llvm/CodeGen/MachineInstr.h"

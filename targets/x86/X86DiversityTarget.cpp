@@ -16,13 +16,17 @@
 // real definitions), and their source operand is marked undef so that the
 // machine verifier accepts them where the register holds no live value.
 //
-// Opcodes and registers are looked up by name once: their numbers are
-// generated into headers that the installed LLVM does not ship.
+// Opcodes and registers are looked up by name once, from the first
+// function the target sees: their numbers are generated into headers that
+// the installed LLVM does not ship, and are the same for every subtarget.
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/DiversityTarget.h"
+#include "targets/Substitution.h"
 #include "targets/TargetNames.h"
+#include "targets/x86/X86.h"
+
+#include "targets/GadgetTarget.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -30,7 +34,10 @@
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/CodeGen/ScheduleDAGMutation.h"
 #include "llvm/Support/ErrorHandling.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -45,9 +52,9 @@ MCRegister registerNamed(const TargetRegisterInfo &TRI, StringRef Name) {
   return divcc::registerNamed(TRI, "x86", Name);
 }
 
-class X86DiversityTarget final : public DiversityTarget {
-public:
-  explicit X86DiversityTarget(const TargetSubtargetInfo &STI)
+/// The opcodes and registers of the NOP forms and landing pads.
+struct NopTable {
+  explicit NopTable(const TargetSubtargetInfo &STI)
       : TII(*STI.getInstrInfo()), Nop(opcodeNamed(TII, "NOOP")),
         Mov64rr(opcodeNamed(TII, "MOV64rr")),
         Lea64r(opcodeNamed(TII, "LEA64r")),
@@ -60,26 +67,35 @@ public:
     RDI = registerNamed(TRI, "rdi");
   }
 
+  const TargetInstrInfo &TII;
+  unsigned Nop, Mov64rr, Lea64r, Endbr64, Endbr32;
+  MCRegister RBP, RSP, RSI, RDI;
+};
+
+class X86DiversityTarget final : public DiversityTarget {
+public:
   unsigned nopFormCount() const override { return 5; }
 
   void insertNop(MachineBasicBlock &MBB, MachineBasicBlock::instr_iterator I,
                  unsigned Form) const override {
+    const NopTable &T = table(*MBB.getParent());
+    const TargetInstrInfo &TII = T.TII;
     DebugLoc DL = I != MBB.instr_end() ? I->getDebugLoc() : DebugLoc();
     switch (Form) {
     case 0:
-      BuildMI(MBB, I, DL, TII.get(Nop));
+      BuildMI(MBB, I, DL, TII.get(T.Nop));
       return;
     case 1:
     case 2: {
-      MCRegister R = Form == 1 ? RBP : RSP;
-      BuildMI(MBB, I, DL, TII.get(Mov64rr), R).addReg(R, RegState::Undef);
+      MCRegister R = Form == 1 ? T.RBP : T.RSP;
+      BuildMI(MBB, I, DL, TII.get(T.Mov64rr), R).addReg(R, RegState::Undef);
       return;
     }
     case 3:
     case 4: {
       // lea (%r),%r: base R, scale 1, no index, displacement 0, no segment.
-      MCRegister R = Form == 3 ? RSI : RDI;
-      BuildMI(MBB, I, DL, TII.get(Lea64r), R)
+      MCRegister R = Form == 3 ? T.RSI : T.RDI;
+      BuildMI(MBB, I, DL, TII.get(T.Lea64r), R)
           .addReg(R, RegState::Undef)
           .addImm(1)
           .addReg(0)
@@ -92,27 +108,52 @@ public:
   }
 
   bool mustStayFirst(const MachineInstr &MI) const override {
-    return MI.getOpcode() == Endbr64 || MI.getOpcode() == Endbr32;
+    const NopTable &T = table(*MI.getMF());
+    return MI.getOpcode() == T.Endbr64 || MI.getOpcode() == T.Endbr32;
+  }
+
+  bool isMacroFusedPair(const MachineInstr &First,
+                        const MachineInstr &Second) const override {
+    return isX86MacroFusedPair(First, Second);
+  }
+  std::unique_ptr<ScheduleDAGMutation>
+  createMacroFusionMutation() const override {
+    return createX86MacroFusionMutation();
+  }
+
+  std::unique_ptr<SubstitutionTarget>
+  createSubstitutions(const TargetSubtargetInfo &STI) const override {
+    return createX86SubstitutionTarget(STI);
+  }
+
+  // x86's assembler relaxes branches itself: the late passes run last.
+
+  TrapPadding trapPadding() const override {
+    return {0xcc, // int3
+            ELF::GNU_PROPERTY_X86_FEATURE_1_AND,
+            ELF::GNU_PROPERTY_X86_FEATURE_1_IBT |
+                ELF::GNU_PROPERTY_X86_FEATURE_1_SHSTK};
+  }
+
+  std::unique_ptr<GadgetTarget>
+  createGadgetTarget(const MCInstrInfo &MII) const override {
+    return createX86GadgetTarget(MII);
   }
 
 private:
-  const TargetInstrInfo &TII;
-  unsigned Nop, Mov64rr, Lea64r, Endbr64, Endbr32;
-  MCRegister RBP, RSP, RSI, RDI;
+  const NopTable &table(const MachineFunction &MF) const {
+    if (!Nops)
+      Nops.emplace(MF.getSubtarget());
+    return *Nops;
+  }
+
+  mutable std::optional<NopTable> Nops;
 };
 
 } // namespace
 
-TrapPadding x86TrapPadding() {
-  return {0xcc, // int3
-          ELF::GNU_PROPERTY_X86_FEATURE_1_AND,
-          ELF::GNU_PROPERTY_X86_FEATURE_1_IBT |
-              ELF::GNU_PROPERTY_X86_FEATURE_1_SHSTK};
-}
-
-std::unique_ptr<DiversityTarget>
-createX86DiversityTarget(const TargetSubtargetInfo &STI) {
-  return std::make_unique<X86DiversityTarget>(STI);
+std::unique_ptr<DiversityTarget> createX86DiversityTarget() {
+  return std::make_unique<X86DiversityTarget>();
 }
 
 } // namespace divcc

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/GadgetTarget.h"
+#include "targets/x86/X86.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/MC/MCInst.h"

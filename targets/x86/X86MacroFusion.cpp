@@ -30,7 +30,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "targets/MacroFusion.h"
+#include "targets/x86/X86.h"
+
+#include "llvm/CodeGen/ScheduleDAGMutation.h"
 #include "targets/TargetNames.h"
 
 #include "llvm/ADT/DenseMap.h"

@@ -35,6 +35,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/Substitution.h"
+#include "targets/TargetNames.h"
+#include "targets/x86/X86.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
@@ -117,8 +119,9 @@ public:
   MCRegister flagsRegister() const override { return EFLAGS; }
 
 private:
-  unsigned opcode(StringRef Name) const;
-  MCRegister physReg(StringRef Name) const;
+  MCRegister physReg(StringRef Name) const {
+    return registerNamed(TRI, "x86", Name);
+  }
   const TargetRegisterClass &regClass(StringRef Name) const;
   void add(unsigned Opc, OpcodeInfo Info) { Table[Opc] = Info; }
   /// Retagging \p From as \p To keeps every operand: check it is sound.
@@ -153,7 +156,7 @@ private:
 
   const TargetInstrInfo &TII;
   const TargetRegisterInfo &TRI;
-  StringMap<unsigned> OpcodeByName;
+  OpcodeNames Opcodes; // Opcodes("NAME"): its number
   DenseMap<unsigned, OpcodeInfo> Table;
 
   std::array<unsigned, NumWidths> MovRR{}, MovRRRev{}, AddRI{}, SubRI{},
@@ -165,9 +168,8 @@ private:
 };
 
 X86Substitutions::X86Substitutions(const TargetSubtargetInfo &STI)
-    : TII(*STI.getInstrInfo()), TRI(*STI.getRegisterInfo()) {
-  for (unsigned Opc = 0, E = TII.getNumOpcodes(); Opc != E; ++Opc)
-    OpcodeByName[TII.getName(Opc)] = Opc;
+    : TII(*STI.getInstrInfo()), TRI(*STI.getRegisterInfo()),
+      Opcodes(TII, "x86") {
   EFLAGS = physReg("eflags");
   RSP = physReg("rsp");
   RIP = physReg("rip");
@@ -179,8 +181,8 @@ X86Substitutions::X86Substitutions(const TargetSubtargetInfo &STI)
     Width Wd = Width(W);
     for (unsigned F = 0; F != NumFamilies; ++F) {
       std::string Base = FamilyName[F] + N + "rr";
-      AluRR[F][W] = opcode(Base);
-      AluRRRev[F][W] = opcode(Base + "_REV");
+      AluRR[F][W] = Opcodes(Base);
+      AluRRRev[F][W] = Opcodes(Base + "_REV");
       checkRetaggable(AluRR[F][W], AluRRRev[F][W]);
       add(AluRR[F][W], {OpcodeInfo::AluRR, Wd, Family(F), false});
       add(AluRRRev[F][W], {OpcodeInfo::AluRR, Wd, Family(F), true});
@@ -188,46 +190,32 @@ X86Substitutions::X86Substitutions(const TargetSubtargetInfo &STI)
     // The zeroing idiom retags across the two families.
     checkRetaggable(AluRR[Xor][W], AluRR[Sub][W]);
 
-    MovRR[W] = opcode("MOV" + N + "rr");
-    MovRRRev[W] = opcode("MOV" + N + "rr_REV");
+    MovRR[W] = Opcodes("MOV" + N + "rr");
+    MovRRRev[W] = Opcodes("MOV" + N + "rr_REV");
     checkRetaggable(MovRR[W], MovRRRev[W]);
     add(MovRR[W], {OpcodeInfo::MovRR, Wd});
     add(MovRRRev[W], {OpcodeInfo::MovRR, Wd, Add, true});
-    add(opcode("TEST" + N + "rr"), {OpcodeInfo::TestRR, Wd});
+    add(Opcodes("TEST" + N + "rr"), {OpcodeInfo::TestRR, Wd});
 
     // 64-bit immediates are sign-extended 32-bit ones ("ri32").
     std::string Imm = W == W64 ? "ri32" : "ri";
-    AddRI[W] = opcode("ADD" + N + Imm);
-    SubRI[W] = opcode("SUB" + N + Imm);
+    AddRI[W] = Opcodes("ADD" + N + Imm);
+    SubRI[W] = Opcodes("SUB" + N + Imm);
     add(AddRI[W], {OpcodeInfo::AddRI, Wd});
     add(SubRI[W], {OpcodeInfo::SubRI, Wd});
     // The short-immediate forms are only ever read, never produced: the
     // MC layer picks the shortest encoding by itself.
-    add(opcode("ADD" + N + "ri8"), {OpcodeInfo::AddRI, Wd});
-    add(opcode("SUB" + N + "ri8"), {OpcodeInfo::SubRI, Wd});
-    IncR[W] = opcode("INC" + N + "r");
-    DecR[W] = opcode("DEC" + N + "r");
+    add(Opcodes("ADD" + N + "ri8"), {OpcodeInfo::AddRI, Wd});
+    add(Opcodes("SUB" + N + "ri8"), {OpcodeInfo::SubRI, Wd});
+    IncR[W] = Opcodes("INC" + N + "r");
+    DecR[W] = Opcodes("DEC" + N + "r");
     add(IncR[W], {OpcodeInfo::Inc, Wd});
     add(DecR[W], {OpcodeInfo::Dec, Wd});
   }
-  Lea64 = opcode("LEA64r");
-  Lea64_32 = opcode("LEA64_32r");
+  Lea64 = Opcodes("LEA64r");
+  Lea64_32 = Opcodes("LEA64_32r");
   add(Lea64, {OpcodeInfo::Lea64, W64});
   add(Lea64_32, {OpcodeInfo::Lea64_32, W32});
-}
-
-unsigned X86Substitutions::opcode(StringRef Name) const {
-  auto It = OpcodeByName.find(Name);
-  if (It == OpcodeByName.end())
-    report_fatal_error(Twine("divcc: x86 opcode not found: ") + Name);
-  return It->second;
-}
-
-MCRegister X86Substitutions::physReg(StringRef Name) const {
-  for (unsigned Reg = 1, E = TRI.getNumRegs(); Reg != E; ++Reg)
-    if (Name.equals_insensitive(TRI.getName(Reg)))
-      return Reg;
-  report_fatal_error(Twine("divcc: x86 register not found: ") + Name);
 }
 
 const TargetRegisterClass &X86Substitutions::regClass(StringRef Name) const {
