@@ -13,13 +13,11 @@ import argparse
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
-import corpus  # noqa: E402
+from divtest import tools
 
 DEFAULT_BINARY = "/usr/lib/x86_64-linux-gnu/libcrypto.so.3"
 
@@ -36,7 +34,7 @@ def main():
     ap.add_argument("--binary", default=DEFAULT_BINARY, help=f"ELF file (default {DEFAULT_BINARY})")
     ap.add_argument("--repeat", type=int, default=3, help="repetitions (default 3)")
     args = ap.parse_args()
-    divtool = str(corpus.build_dir() / "divtool")
+    divtool = tools.divtool_path()
     with tempfile.TemporaryDirectory(prefix="divcc-bench-audit-") as tmp:
         copies = []
         for i in range(6):

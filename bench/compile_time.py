@@ -22,8 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
-import corpus  # noqa: E402
+from divtest import corpus, tools
 
 
 def compile_all(compiler_for, flags, outdir):
@@ -37,9 +36,9 @@ def compile_all(compiler_for, flags, outdir):
 
 
 CONFIGS = {
-    "clang-19": (corpus.clang, []),
-    "divcc -fno-diversify": (corpus.divcc, ["-fno-diversify"]),
-    "divcc -fdiversify": (corpus.divcc, ["-fdiversify", "-frandom-seed=bench"]),
+    "clang-19": (tools.clang, []),
+    "divcc -fno-diversify": (tools.divcc, ["-fno-diversify"]),
+    "divcc -fdiversify": (tools.divcc, ["-fdiversify", "-frandom-seed=bench"]),
 }
 
 

@@ -18,7 +18,7 @@ under several seeds. For each configuration it reports:
             KiB of clang-19's code. An upper bound on how many variants
             differ: two choices can give the same code
 
-Usage: bench/diversity_table.py [--seeds N] [--markdown FILE]
+Usage: PYTHONPATH=tests python3 bench/diversity_table.py [--seeds N] [--markdown FILE]
 """
 
 import argparse
@@ -29,14 +29,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
-import corpus  # noqa: E402
+from divtest import corpus, elf, tools
 
 WINDOW = 8
-
-
-def text_bytes(exe):
-    return corpus.text_section(exe)
 
 
 def differ(a, b):
@@ -73,7 +68,7 @@ def main():
     args = ap.parse_args()
 
     names = [line.split()[0] for line in
-             corpus.check([corpus.divcc(False), "--help"]).decode().split("Transformations:\n")[1]
+             tools.check([tools.divcc(False), "--help"]).decode().split("Transformations:\n")[1]
              .split("\n\n")[0].splitlines()]
     configs = [(n, [f"-fdiversify={n}"]) for n in names]
     configs += [("default", ["-fdiversify"]), ("all", ["-fdiversify=all"])]
@@ -82,7 +77,8 @@ def main():
     progs = corpus.programs()
 
     def baseline(prog):
-        return len(text_bytes(build(prog, corpus.clang(prog.is_cxx), [], work / "clang" / prog.name)))
+        return len(elf.code_bytes(build(prog, tools.clang(prog.is_cxx), [],
+                                        work / "clang" / prog.name)))
 
     base = sum(corpus.parallel(baseline, progs))
     rows = []
@@ -94,9 +90,9 @@ def main():
                 out.mkdir(parents=True, exist_ok=True)
                 log = out / "entropy.log"
                 env = dict(os.environ, DIVCC_ENTROPY_LOG=str(log))
-                exe = build(prog, corpus.divcc(prog.is_cxx),
+                exe = build(prog, tools.divcc(prog.is_cxx),
                             flags + [f"-frandom-seed=table-{seed}"], out, env)
-                texts.append(text_bytes(exe))
+                texts.append(elf.code_bytes(exe))
                 bits += drawn_bits(log)
             return texts, bits / args.seeds
 

@@ -2,7 +2,7 @@
 """LTO build time of divcc against clang-19 + lld, as ratios measured side
 by side in one run.
 
-For each project (tests/real-world/projects.py, built by its own build
+For each project (tests/divtest/projects.py, built by its own build
 system, -j1) and each LTO mode, three configurations take turns, the order
 rotating every round:
 
@@ -39,6 +39,7 @@ which runs the code generator, and lld's two runs, symbol resolution and
 the final link): exact, whatever the machine's load. These links run with
 -Wl,--thinlto-jobs=1, so that divcc runs its back ends in its own process.
 
+  export PYTHONPATH=$PWD/tests                    # from the repository's root
   python3 bench/lto_time.py                       # 10 to 13 minutes on 2 cores
   python3 bench/lto_time.py --projects lz4 --modes thin --rounds 5
   python3 bench/lto_time.py --instructions --projects lz4 --modes thin
@@ -58,11 +59,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-sys.path.insert(0, str(ROOT / "tests" / "real-world"))
-import corpus  # noqa: E402
-import projects  # noqa: E402
+from divtest import projects, tools
 
 MODES = ["thin", "full"]
 SEED = b"lto-time"  # the fixed seed of -fdiversify
@@ -115,8 +112,8 @@ SMOKE = {
 
 def configurations(mode, work):
     """{name: (cc, cxx, flags, DIVCC_OPTIONS)}."""
-    divcc, divxx = corpus.divcc(False), corpus.divcc(True)
-    clang, clangxx = corpus.clang(False), corpus.clang(True)
+    divcc, divxx = tools.divcc(False), tools.divcc(True)
+    clang, clangxx = tools.clang(False), tools.clang(True)
     flags = ["-O2", f"-flto={mode}", "-fuse-ld=lld"]
     seed = work / "lto-time.seed"
     if not seed.exists():
@@ -330,11 +327,11 @@ def main():
             sys.exit(f"lto_time: unknown LTO mode {m!r} (known: {', '.join(MODES)})")
     if args.rounds < 1 or args.link_rounds < 1:
         sys.exit("lto_time: --rounds and --link-rounds must be at least 1")
-    divcc = Path(corpus.divcc(False))
+    divcc = Path(tools.divcc(False))
     if not os.access(divcc, os.X_OK):
         sys.exit(f"lto_time: no divcc at {divcc}: run ./scripts/build.sh "
                  "(or set DIVCC_BUILD_DIR)")
-    for tool in (corpus.clang(False), corpus.clang(True), Path(corpus.clang(False)).parent / "ld.lld"):
+    for tool in (tools.clang(False), tools.clang(True), Path(tools.clang(False)).parent / "ld.lld"):
         if not os.access(tool, os.X_OK):
             sys.exit(f"lto_time: {tool} is missing (scripts/install-deps.sh installs clang-19 and lld)")
     for p in args.projects:

@@ -10,24 +10,21 @@ A redesign that must not change divcc's output (a refactoring of the layers,
 the passes or the targets) is checked by building the revision before it
 and running
 
-    bench/object_parity.py --reference OLD_BUILD/divcc [--candidate build/divcc]
+    PYTHONPATH=tests bench/object_parity.py --reference OLD_BUILD/divcc [--candidate build/divcc]
 
 It prints one line a configuration and exits 1 at the first difference,
 naming the file, the flags and the first differing byte."""
 
 import argparse
 import concurrent.futures
-import hashlib
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT / "tests" / "corpus"
-TRANSFORMATIONS = ["nops", "funcs", "sched", "regs", "frames", "globals",
-                   "blocks", "subst", "link", "offset"]
+from divtest.corpus import CORPUS
+from divtest.tools import ROOT, TRANSFORMATIONS
 
 
 def sources():

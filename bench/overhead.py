@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runtime overhead of diversified builds against clang-19 -O2, on real
-programs built by their own build systems (tests/real-world/projects.py).
+programs built by their own build systems (tests/divtest/projects.py).
 
 For each benchmark, every configuration is built (divcc configurations as
 --seeds variants); then the benchmark command runs REPEAT times per build,
@@ -39,6 +39,7 @@ Compile time: each project's build is timed for clang-19, divcc
 runs (configure, make, the compilers), -j1, median of --compile-repeat
 builds each, the compilers taking turns.
 
+  export PYTHONPATH=$PWD/tests               # from the repository's root
   python3 bench/overhead.py                  # default set and profile
   python3 bench/overhead.py --each           # and each transformation alone
   python3 bench/overhead.py --compile-time-only
@@ -60,14 +61,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-sys.path.insert(0, str(ROOT / "tests" / "real-world"))
-import corpus  # noqa: E402
-import projects  # noqa: E402
+from divtest import projects, tools
+from divtest.tools import TRANSFORMATIONS
 
-TRANSFORMATIONS = ["nops", "funcs", "sched", "regs", "frames", "globals", "blocks",
-                   "subst", "link", "offset"]
 PROFDATA = "/usr/lib/llvm-19/bin/llvm-profdata"
 # Fixed variants, so that a run repeats; several, because code layout
 # alone moves a program's speed by a few percent either way.
@@ -185,8 +181,8 @@ def run_counted(cmd, stdin, cwd):
 
 
 def configurations(each, extra, lto=None):
-    divcc, divxx = corpus.divcc(False), corpus.divcc(True)
-    clang, clangxx = corpus.clang(False), corpus.clang(True)
+    divcc, divxx = tools.divcc(False), tools.divcc(True)
+    clang, clangxx = tools.clang(False), tools.clang(True)
     configs = {"clang-19": (clang, clangxx, []),
                "default": (divcc, divxx, ["-fdiversify"])}
     if each:
@@ -201,8 +197,8 @@ def configurations(each, extra, lto=None):
 
 
 def profile_configurations(profile):
-    divcc, divxx = corpus.divcc(False), corpus.divcc(True)
-    clang, clangxx = corpus.clang(False), corpus.clang(True)
+    divcc, divxx = tools.divcc(False), tools.divcc(True)
+    clang, clangxx = tools.clang(False), tools.clang(True)
     use = [f"-fprofile-instr-use={profile}", "-Wno-profile-instr-unprofiled",
            "-Wno-profile-instr-out-of-date"]
     return {"clang-19+profile": (clang, clangxx, use),
@@ -219,7 +215,7 @@ def build_all(bench, configs, seeds, work):
     """{(config, variant): program}: divcc configurations once per seed."""
     builds = {}
     for cname, (cc, cxx, flags) in configs.items():
-        variants = seeds if cc in (corpus.divcc(False), corpus.divcc(True)) else [None]
+        variants = seeds if cc in (tools.divcc(False), tools.divcc(True)) else [None]
         for i, seed in enumerate(variants):
             log(f"{bench.name}: building {cname}" + (f" ({seed})" if seed else ""))
             builds[(cname, i)] = bench.build(cc, cxx, ["-O2"] + flags + ([seed] if seed else []),
@@ -252,7 +248,7 @@ def measure(bench, builds, repeat, data, work):
 
 def train_profile(bench, work, data):
     """A profile from one run of the benchmark on an instrumented build."""
-    clang, clangxx = corpus.clang(False), corpus.clang(True)
+    clang, clangxx = tools.clang(False), tools.clang(True)
     program = bench.build(clang, clangxx, ["-O2", "-fprofile-instr-generate"],
                           work / "instrumented")
     raw = work / "profile-%p.profraw"
@@ -276,8 +272,8 @@ def children_cpu_seconds():
 def compile_times(bench, work, repeat):
     """Median CPU seconds of a build per compiler (every process the build
     ran), -j1; the compilers take turns, the order rotating every round."""
-    divcc, divxx = corpus.divcc(False), corpus.divcc(True)
-    clang, clangxx = corpus.clang(False), corpus.clang(True)
+    divcc, divxx = tools.divcc(False), tools.divcc(True)
+    clang, clangxx = tools.clang(False), tools.clang(True)
     configs = {"clang-19": (clang, clangxx, ["-O2"]),
                "divcc -fno-diversify": (divcc, divxx, ["-O2", "-fno-diversify"]),
                "divcc -fdiversify": (divcc, divxx, ["-O2", "-fdiversify", SEEDS[0]])}

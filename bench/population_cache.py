@@ -4,7 +4,8 @@
 front-end heavy, with a cold cache and with a warm one, measured side by side
 in one run, as the ratio warm/cold.
 
-The project is tests/e2e/population.py's sample (5 .c files, make CC=divcc),
+The project is the divtool population tests' sample (tests/divtest/
+sample_project.py: 5 .c files, make CC=divcc),
 with a generated header of --header-lines lines of static inline functions
 included by every file: work for clang's front end (parsing and semantic
 analysis) that the cache skips, while the code generator and the link still
@@ -30,25 +31,19 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "e2e"))
-import corpus  # noqa: E402
-import population  # noqa: E402
+from divtest import sample_project, tools
 
 
 def run_population(work, name, count, env_cache, jobs, prime=False):
     """Times one `divtool population --count COUNT` in a fresh directory."""
     out = work / name
     shutil.rmtree(out, ignore_errors=True)
-    env = dict(os.environ)
-    env.pop("DIVCC_SEED_FILE", None)
-    env.pop("DIVCC_CACHE_DIR", None)
+    env = tools.environment()
     if env_cache is not None:
         env["DIVCC_CACHE_DIR"] = env_cache
-    env["PATH"] = str(corpus.build_dir()) + os.pathsep + env.get("PATH", "")
-    divtool = str(corpus.build_dir() / "divtool")
 
     def populate(n):
-        subprocess.run([divtool, "population", "--count", str(n), "-j", str(jobs),
+        subprocess.run([tools.divtool_path(), "population", "--count", str(n), "-j", str(jobs),
                         "--out", str(out), "--seed-file", str(work / "key"),
                         "--source", str(work / "proj"), "--no-progress",
                         "--", "make", "-s", "CC=divcc"],
@@ -77,7 +72,7 @@ def main():
 
     work = Path(tempfile.mkdtemp(prefix="divcc-bench-population-"))
     try:
-        population.write_project(work / "proj", args.functions, args.header_lines)
+        sample_project.write_project(work / "proj", args.functions, args.header_lines)
         (work / "key").write_bytes(os.urandom(32))
         configs = {
             "cold": dict(env_cache=""),

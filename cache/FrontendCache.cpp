@@ -3,6 +3,7 @@
 #include "cache/FrontendCache.h"
 
 #include "support/AtomicOutput.h"
+#include "support/Diagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -53,15 +54,14 @@ Expected<uint64_t> parseCacheSize(StringRef Text, StringRef Origin) {
   return N * Unit;
 }
 
-Expected<std::optional<CacheSettings>> cacheSettingsFromEnvironment() {
-  std::optional<std::string> Dir = sys::Process::GetEnv("DIVCC_CACHE_DIR");
-  if (!Dir || Dir->empty())
+Expected<std::optional<CacheSettings>>
+cacheSettingsFrom(const DivccEnvironment &Env) {
+  if (!Env.CacheDir || Env.CacheDir->empty())
     return std::nullopt;
   CacheSettings S;
-  S.Dir = *Dir;
-  if (std::optional<std::string> Size =
-          sys::Process::GetEnv("DIVCC_CACHE_SIZE")) {
-    Expected<uint64_t> Bytes = parseCacheSize(*Size, "DIVCC_CACHE_SIZE");
+  S.Dir = *Env.CacheDir;
+  if (Env.CacheSize) {
+    Expected<uint64_t> Bytes = parseCacheSize(*Env.CacheSize, EnvCacheSize);
     if (!Bytes)
       return Bytes.takeError();
     S.MaxBytes = *Bytes;
@@ -156,10 +156,6 @@ static void touch(StringRef Path) {
   sys::Process::SafelyCloseFileDescriptor(FD);
 }
 
-static void warn(const Twine &Message) {
-  errs() << "divcc: warning: " << Message << "\n";
-}
-
 std::optional<CacheEntry> FrontendCache::lookup(const Sha256Digest &Key) {
   std::string Path = entryPath(Key);
   auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
@@ -168,7 +164,7 @@ std::optional<CacheEntry> FrontendCache::lookup(const Sha256Digest &Key) {
     return std::nullopt;
   StringRef Data = (*Buffer)->getBuffer();
   auto Corrupt = [&]() -> std::optional<CacheEntry> {
-    warn("corrupt cache entry '" + Path + "' removed; compiling again");
+    printWarning("corrupt cache entry '" + Path + "' removed; compiling again");
     sys::fs::remove(Path);
     count(0, 0, 1, 0);
     return std::nullopt;

@@ -41,6 +41,7 @@
 #ifndef DIVCC_CACHE_FRONTENDCACHE_H
 #define DIVCC_CACHE_FRONTENDCACHE_H
 
+#include "support/Environment.h"
 #include "support/Sha256.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -58,8 +59,9 @@ struct CacheSettings {
 };
 
 /// From DIVCC_CACHE_DIR (none if unset or empty) and DIVCC_CACHE_SIZE
-/// (bytes, with an optional K, M or G suffix; default 5G).
-llvm::Expected<std::optional<CacheSettings>> cacheSettingsFromEnvironment();
+/// (bytes, with an optional K, M or G suffix; default 5G) of \p Env.
+llvm::Expected<std::optional<CacheSettings>>
+cacheSettingsFrom(const DivccEnvironment &Env);
 
 /// Parses a size such as "500M"; fails with a message naming \p Origin.
 llvm::Expected<uint64_t> parseCacheSize(llvm::StringRef Text,

@@ -25,6 +25,7 @@
 #include "codegen/CodeGen.h"
 #include "codegen/ClangTargetOptions.h"
 #include "support/AtomicOutput.h"
+#include "support/Diagnostics.h"
 #include "targets/DiversityTarget.h"
 #include "transforms/Passes.h"
 
@@ -84,7 +85,7 @@ struct BackendDiagnostics : DiagnosticHandler {
     case DS_Note:
       return true; // remarks are opt-in through flags divcc passes to clang
     }
-    errs() << "divcc: " << Kind << ": ";
+    errs() << programName() << ": " << Kind << ": ";
     DiagnosticPrinterRawOStream DP(errs());
     DI.print(DP);
     errs() << '\n';
@@ -131,8 +132,7 @@ bool machineVerifierRequested() {
 bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
                       const PipelineOptions &Pipeline, Module &M,
                       raw_pwrite_stream &Out, raw_pwrite_stream *DwoOut,
-                      CodeGenFileType FileType,
-                      const DiversityOptions &Options,
+                      CodeGenFileType FileType, const DiversityOptions &Options,
                       const StreamSource *Streams) {
   Triple TT(M.getTargetTriple());
   if (Pipeline.TargetTransformInfo)
@@ -212,7 +212,7 @@ int runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
   IntrusiveRefCntPtr<clang::DiagnosticOptions> DiagOpts =
       new clang::DiagnosticOptions();
   auto *Printer = new clang::TextDiagnosticPrinter(errs(), &*DiagOpts);
-  Printer->setPrefix("divcc");
+  Printer->setPrefix(programName().str());
   clang::DiagnosticsEngine Diags(new clang::DiagnosticIDs(), &*DiagOpts,
                                  Printer);
 
@@ -228,15 +228,15 @@ int runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
 
   auto Buffer = MemoryBuffer::getFile(Job.BitcodePath);
   if (!Buffer) {
-    errs() << "divcc: error: cannot read '" << Job.BitcodePath
-           << "': " << Buffer.getError().message() << '\n';
+    printError("cannot read '" + Job.BitcodePath +
+               "': " + Buffer.getError().message());
     return 1;
   }
   Expected<std::unique_ptr<Module>> ModuleOrErr =
       parseBitcodeFile((*Buffer)->getMemBufferRef(), Context);
   if (!ModuleOrErr) {
-    errs() << "divcc: error: invalid bitcode from the front end: "
-           << toString(ModuleOrErr.takeError()) << '\n';
+    printError("invalid bitcode from the front end: " +
+               toString(ModuleOrErr.takeError()));
     return 1;
   }
   Module &M = **ModuleOrErr;
@@ -245,7 +245,7 @@ int runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
   const Target *TheTarget =
       TargetRegistry::lookupTarget(M.getTargetTriple(), LookupError);
   if (!TheTarget) {
-    errs() << "divcc: error: " << LookupError << '\n';
+    printError(LookupError);
     return 1;
   }
   TargetOptions Options;
@@ -279,16 +279,16 @@ int emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
 
   auto Out = AtomicOutput::create(Files.Path);
   if (!Out) {
-    errs() << "divcc: error: cannot write '" << Files.Path
-           << "': " << toString(Out.takeError()) << '\n';
+    printError("cannot write '" + Files.Path +
+               "': " + toString(Out.takeError()));
     return 1;
   }
   std::optional<AtomicOutput> DwoOut;
   if (!Files.DwoPath.empty()) {
     auto Dwo = AtomicOutput::create(Files.DwoPath);
     if (!Dwo) {
-      errs() << "divcc: error: cannot write '" << Files.DwoPath
-             << "': " << toString(Dwo.takeError()) << '\n';
+      printError("cannot write '" + Files.DwoPath +
+                 "': " + toString(Dwo.takeError()));
       return 1;
     }
     DwoOut.emplace(std::move(*Dwo));
@@ -307,11 +307,10 @@ int emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
     CodeGenFileType FileType = Files.EmitAssembly
                                    ? CodeGenFileType::AssemblyFile
                                    : CodeGenFileType::ObjectFile;
-    if (!addCodeGenPasses(PM, static_cast<LLVMTargetMachine &>(TM), Pipeline,
-                          M, Out->os(), DwoOut ? &DwoOut->os() : nullptr,
-                          FileType, Plan.Options,
-                          Streams ? &*Streams : nullptr)) {
-      errs() << "divcc: error: the target cannot emit this file type\n";
+    if (!addCodeGenPasses(PM, static_cast<LLVMTargetMachine &>(TM), Pipeline, M,
+                          Out->os(), DwoOut ? &DwoOut->os() : nullptr, FileType,
+                          Plan.Options, Streams ? &*Streams : nullptr)) {
+      printError("the target cannot emit this file type");
       return 1;
     }
     if (Plan.CrashOnPurpose) {
@@ -331,8 +330,7 @@ int emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
     if (!O)
       continue;
     if (Error E = O->commit()) {
-      errs() << "divcc: error: cannot write '" << Path
-             << "': " << toString(std::move(E)) << '\n';
+      printError("cannot write '" + Path + "': " + toString(std::move(E)));
       return 1;
     }
   }

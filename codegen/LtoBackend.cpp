@@ -24,6 +24,7 @@
 
 #include "codegen/LtoBackend.h"
 #include "codegen/CodeGen.h"
+#include "support/Diagnostics.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/BinaryFormat/Magic.h"
@@ -130,7 +131,7 @@ void configureContext(LLVMContext &Context) {
 }
 
 int report(StringRef What, Error E) {
-  errs() << "divcc: error: " << What << ": " << toString(std::move(E)) << '\n';
+  printError(What + ": " + toString(std::move(E)));
   return 1;
 }
 

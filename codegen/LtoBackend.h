@@ -56,7 +56,8 @@ int compileRegularLtoModule(llvm::StringRef BitcodePath,
 /// imports, optimization -- and generates its code into \p OutputPath.
 int compileThinLtoModule(llvm::StringRef ModuleId, llvm::StringRef IndexPath,
                          llvm::StringRef OutputPath,
-                         const LtoCodeGenOptions &Options, const DiversityPlan &Plan);
+                         const LtoCodeGenOptions &Options,
+                         const DiversityPlan &Plan);
 
 } // namespace divcc
 

@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "support/Environment.h"
+
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -26,7 +28,7 @@ namespace {
 
 struct WriteOptimizedModule : PassInfoMixin<WriteOptimizedModule> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    const char *Path = std::getenv("DIVCC_LTO_MODULE_OUTPUT");
+    const char *Path = std::getenv(divcc::EnvLtoModuleOutput);
     if (!Path || !*Path)
       return PreservedAnalyses::all();
     std::error_code EC;

@@ -2,14 +2,18 @@
 //
 // Each subcommand lives in its own folder and adds itself to divtool's
 // command line: its options, its help, and what to run when it is chosen.
-// The run function returns the process exit status: 0 for success, 1 for
-// bad input or a failed step (after printing "divtool: error: ..."), other
-// values as the subcommand documents.
+// The run function gets the DIVCC_* variables divtool's main read, and
+// returns the process exit status: 0 for success, 1 for bad input or a
+// failed step (after printing "divtool: error: ...", support/Diagnostics.h),
+// other values as the subcommand documents.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DIVCC_DIVTOOL_SUBCOMMANDS_H
 #define DIVCC_DIVTOOL_SUBCOMMANDS_H
+
+#include "support/Diagnostics.h"
+#include "support/Environment.h"
 
 #include "llvm/Support/Error.h"
 
@@ -21,7 +25,7 @@ class App;
 
 namespace divcc {
 
-using RunSubcommand = std::function<int()>;
+using RunSubcommand = std::function<int(const DivccEnvironment &)>;
 
 /// Adds `audit` to \p Divtool; \p Run is set to it when it is chosen.
 void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run);
@@ -43,9 +47,6 @@ void addPerfSubcommand(CLI::App &Divtool, RunSubcommand &Run);
 /// Adds `test`: a project's tests run against variants, failures bisected
 /// to a transformation and a function (divtool/test/).
 void addTestSubcommand(CLI::App &Divtool, RunSubcommand &Run);
-
-/// Prints "divtool: error: MESSAGE" for \p E; returns exit status 1.
-int reportError(llvm::Error E);
 
 } // namespace divcc
 

@@ -18,14 +18,8 @@
 
 using namespace divcc;
 
-int divcc::reportError(llvm::Error E) {
-  llvm::handleAllErrors(std::move(E), [](const llvm::ErrorInfoBase &Info) {
-    llvm::errs() << "divtool: error: " << Info.message() << "\n";
-  });
-  return 1;
-}
-
 int main(int Argc, char **Argv) {
+  setProgramName("divtool");
   CLI::App Divtool("divtool: measure and manage diversified builds made by "
                    "divcc",
                    "divtool");
@@ -52,8 +46,8 @@ int main(int Argc, char **Argv) {
       Known += (Known.empty() ? "" : ", ") + Sub->get_name();
     }
     if (!Found) {
-      llvm::errs() << "divtool: error: unknown subcommand '" << Argv[1]
-                   << "' (known: " << Known << ")\n";
+      printError("unknown subcommand '" + llvm::Twine(Argv[1]) +
+                 "' (known: " + Known + ")");
       return 2;
     }
   }
@@ -63,9 +57,10 @@ int main(int Argc, char **Argv) {
   } catch (const CLI::Success &E) { // --help, --version
     return Divtool.exit(E);
   } catch (const CLI::ParseError &E) {
-    llvm::errs() << "divtool: error: " << E.what()
-                 << "\nRun 'divtool --help' for usage.\n";
+    printError(E.what());
+    llvm::errs() << "Run 'divtool --help' for usage.\n";
     return 2;
   }
-  return Run();
+  // The DIVCC_* variables are read here, once; subcommands get the values.
+  return Run(DivccEnvironment::fromProcess());
 }

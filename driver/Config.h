@@ -12,6 +12,7 @@
 #include "cache/FrontendCache.h"
 #include "codegen/CodeGen.h"
 #include "random/SecretSeed.h"
+#include "support/Environment.h"
 #include "transforms/DiversityOptions.h"
 
 #include <optional>
@@ -32,6 +33,9 @@ struct Config {
   SeedSource Seed = SeedSource::None;
   std::string SeedFile; // a path, never the secret
   std::optional<MasterKey> Key;
+
+  /// The DIVCC_* variables, as divcc read them when it started.
+  DivccEnvironment Environment;
 
   /// DIVCC_CACHE_DIR / DIVCC_CACHE_SIZE: the front-end cache, if enabled.
   std::optional<CacheSettings> Cache;

@@ -20,6 +20,7 @@
 #include "driver/Config.h"
 #include "driver/InProcessCc1.h"
 #include "support/AtomicOutput.h"
+#include "support/Diagnostics.h"
 
 #include "clang/Basic/Version.h"
 #include "llvm/Support/FileSystem.h"
@@ -167,8 +168,8 @@ int DiversifyingCommand::runCachedFrontend(FrontendCache &Cache,
       errs() << Hit->Diagnostics;
       if (Error E = writeFileAtomically(BitcodePath, Hit->Bitcode)) {
         // Reported here, as the front end reports its own errors (status 1).
-        errs() << "divcc: error: cannot write '" << BitcodePath
-               << "': " << toString(std::move(E)) << "\n";
+        printError("cannot write '" + BitcodePath +
+                   "': " + toString(std::move(E)));
         return 1;
       }
       return 0;
@@ -187,8 +188,7 @@ int DiversifyingCommand::runCachedFrontend(FrontendCache &Cache,
   Entry.Bitcode = readFile(BitcodePath);
   Entry.Diagnostics = std::move(Messages);
   if (Error E = Cache.store(*Key, Entry))
-    errs() << "divcc: warning: cannot store in the cache: "
-           << toString(std::move(E)) << "\n";
+    printWarning("cannot store in the cache: " + toString(std::move(E)));
   return 0;
 }
 

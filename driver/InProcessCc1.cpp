@@ -14,6 +14,7 @@
 
 #include "driver/InProcessCc1.h"
 #include "codegen/CodeGen.h"
+#include "support/Diagnostics.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticFrontend.h"
@@ -154,8 +155,7 @@ int runCc1(ArrayRef<const char *> Cc1Args) {
   if (timeTraceProfilerEnabled()) {
     // -ftime-trace: the front end's trace, written where the driver said.
     if (Error E = timeTraceProfilerWrite(FrontendOpts.TimeTracePath, ""))
-      errs() << "divcc: warning: cannot write the time trace: "
-             << toString(std::move(E)) << '\n';
+      printWarning("cannot write the time trace: " + toString(std::move(E)));
     timeTraceProfilerCleanup();
   }
 
@@ -209,7 +209,7 @@ static int runCc1InChild(ArrayRef<const char *> Args,
   int Code = sys::ExecuteAndWait(clangExecutable(), Argv, std::nullopt,
                                  Redirects, 0, 0, &Message, &Failed);
   if (Failed || Code < 0) {
-    errs() << "divcc: error: cannot run the front end: " << Message << '\n';
+    printError("cannot run the front end: " + Message);
     return 1;
   }
   return Code;
@@ -221,8 +221,8 @@ int runCc1InProcess(ArrayRef<const char *> Args,
     return runCc1InChild(Args, Redirects);
   RedirectedStreams Streams;
   if (Error E = Streams.redirect(Redirects)) {
-    errs() << "divcc: error: cannot redirect the front end's output: "
-           << toString(std::move(E)) << '\n';
+    printError("cannot redirect the front end's output: " +
+               toString(std::move(E)));
     return 1;
   }
   return runRecoverably([&] { return runCc1(Args.drop_front()); });

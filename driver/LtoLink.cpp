@@ -24,6 +24,7 @@
 #include "driver/InProcessCc1.h"
 #include "driver/LinkJob.h"
 #include "support/AtomicOutput.h"
+#include "support/Diagnostics.h"
 #include "support/ElfRewrite.h"
 #include "support/Environment.h"
 
@@ -401,9 +402,8 @@ int runThinBackends(ArrayRef<ThinBackend> Backends, unsigned Jobs,
       continue;
     if (!WIFEXITED(Status) || WEXITSTATUS(Status)) {
       if (!WIFEXITED(Status))
-        errs() << "divcc: error: the ThinLTO back end of '"
-               << It->second->ModuleId << "' died of signal "
-               << WTERMSIG(Status) << '\n';
+        printError("the ThinLTO back end of '" + It->second->ModuleId +
+                   "' died of signal " + Twine(WTERMSIG(Status)));
       Result = 1;
     }
     Running.erase(It);
@@ -444,8 +444,7 @@ private:
         Lld, Argv, Env ? std::optional(ArrayRef(*Env)) : std::nullopt,
         Redirects, 0, 0, &Message);
     if (Code < 0) {
-      errs() << "divcc: error: cannot run '" << Lld << "': " << Message
-             << '\n';
+      printError("cannot run '" + Lld + "': " + Message);
       return 1;
     }
     return Code;
@@ -504,7 +503,8 @@ private:
     std::vector<std::string> Env;
     if (sys::fs::exists(Plugin)) {
       Resolve.push_back(LoadPlugin.c_str());
-      Env = environmentWith({}, {"DIVCC_LTO_MODULE_OUTPUT=" + OrderedModule});
+      Env =
+          environmentWith({}, {assignment(EnvLtoModuleOutput, OrderedModule)});
     }
     if (int R = runLld(Resolve, Env))
       return R;
@@ -526,7 +526,7 @@ private:
     }
     auto List = MemoryBuffer::getFile(ThinList, /*IsText=*/true);
     if (!List) {
-      errs() << "divcc: error: lld wrote no ThinLTO module list\n";
+      printError("lld wrote no ThinLTO module list");
       return 1;
     }
     SmallVector<StringRef, 16> Lines;
@@ -547,8 +547,8 @@ private:
       return R;
     for (const std::string &Object : Objects)
       if (Error E = dropSectionGroups(Object)) {
-        errs() << "divcc: error: cannot prepare '" << Object
-               << "' for the final link: " << toString(std::move(E)) << '\n';
+        printError("cannot prepare '" + Object +
+                   "' for the final link: " + toString(std::move(E)));
         return 1;
       }
     return 0;
@@ -575,8 +575,8 @@ private:
   int linkObjects() {
     Expected<GeneratedSymbols> Generated = generatedSymbols(Objects);
     if (!Generated) {
-      errs() << "divcc: error: cannot read the generated objects: "
-             << toString(Generated.takeError()) << '\n';
+      printError("cannot read the generated objects: " +
+                 toString(Generated.takeError()));
       return 1;
     }
     StringMap<StringSet<>> Extracting = extractingSymbols();
@@ -589,8 +589,8 @@ private:
         if (Error E = writeSymbolOrderStub(Args[I], *Generated,
                                            Extracting[AbsolutePaths[I]],
                                            Replacement[I])) {
-          errs() << "divcc: error: cannot stand in for '" << Args[I]
-                 << "': " << toString(std::move(E)) << '\n';
+          printError("cannot stand in for '" + Twine(Args[I]) +
+                     "': " + toString(std::move(E)));
           return 1;
         }
         continue;
@@ -599,8 +599,8 @@ private:
       bool Empty = false;
       if (Error E =
               writeNativeArchive(Args[I], Replacement[I], FatLto, Empty)) {
-        errs() << "divcc: error: cannot copy the native members of '"
-               << Args[I] << "': " << toString(std::move(E)) << '\n';
+        printError("cannot copy the native members of '" + Twine(Args[I]) +
+                   "': " + toString(std::move(E)));
         return 1;
       }
       Drop[I] = Empty;
@@ -650,8 +650,9 @@ public:
     Command::Print(OS, "", Quote, CrashInfo);
     OS << " \"--plugin-opt=emit-llvm\" \"--thinlto-index-only=<list>\""
        << Terminator << " \"divcc-lto-codegen\" \"<modules>\" \""
-       << (Cfg.diversifying() ? "-fdiversify=" + Cfg.Diversity.Transformations.str()
-                              : std::string("-fno-diversify"))
+       << (Cfg.diversifying()
+               ? "-fdiversify=" + Cfg.Diversity.Transformations.str()
+               : std::string("-fno-diversify"))
        << "\"" << Terminator;
     Command::Print(OS, Terminator, Quote, CrashInfo);
   }
@@ -663,8 +664,7 @@ public:
     TempDirectory Temp;
     if (std::error_code EC =
             sys::fs::createUniqueDirectory("divcc-lto", Temp.Path)) {
-      errs() << "divcc: error: cannot create a temporary directory: "
-             << EC.message() << '\n';
+      printError("cannot create a temporary directory: " + EC.message());
       return 1;
     }
     return runRecoverably([&] {

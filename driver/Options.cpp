@@ -19,10 +19,11 @@
 
 #include "driver/Options.h"
 
+#include "random/SeedFile.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
 
 #include <openssl/crypto.h>
 
@@ -75,34 +76,11 @@ Error parseProbability(StringRef Spelling, StringRef V, Probability &Out) {
 Error setTransformations(OptionState &S, StringRef Value, StringRef Spelling) {
   if (Value.empty())
     return invalidValue(Spelling, Value, "expected a comma-separated list");
-  TransformationSet Set;
-  SmallVector<StringRef, 8> Names;
-  Value.split(Names, ',');
-  for (StringRef Name : Names) {
-    if (Name == "all") {
-      for (const TransformationInfo &Info : allTransformations())
-        Set.add(Info.Kind);
-      continue;
-    }
-    if (Name == "default") {
-      for (const TransformationInfo &Info : allTransformations())
-        if (Info.InDefaultSet)
-          Set.add(Info.Kind);
-      continue;
-    }
-    std::optional<Transformation> T = findTransformation(Name);
-    if (!T) {
-      std::string Known;
-      for (const TransformationInfo &Info : allTransformations())
-        Known += std::string(Known.empty() ? "" : ", ") + Info.Name;
-      return createStringError(inconvertibleErrorCode(),
-                               "unknown transformation '" + Name + "' in '" +
-                                   Spelling + Value + "' (known: " + Known +
-                                   ", all, default)");
-    }
-    Set.add(*T);
-  }
-  S.Result.Cfg.Diversity.Transformations = Set;
+  Expected<TransformationSet> Set =
+      parseTransformationList(Value, (Spelling + Value).str());
+  if (!Set)
+    return Set.takeError();
+  S.Result.Cfg.Diversity.Transformations = *Set;
   return Error::success();
 }
 
@@ -194,8 +172,9 @@ Error filterFunctions(OptionState &S, StringRef Value, StringRef Spelling,
 }
 
 const OptionInfo Options[] = {
-    {"-fdiversify", "", "Diversify with the default transformations (the "
-                        "default)",
+    {"-fdiversify", "",
+     "Diversify with the default transformations (the "
+     "default)",
      [](OptionState &S, StringRef, StringRef) -> Error {
        S.Result.Cfg.Diversity.Transformations = TransformationSet::defaultSet();
        return Error::success();
@@ -203,38 +182,44 @@ const OptionInfo Options[] = {
     {"-fdiversify-nop-max=", "N",
      "Insert at most N no-ops in one place (1-16, default 1)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       return parseBounded(Spelling, V, 1, 16, S.Result.Cfg.Diversity.Nops.MaxRun);
+       return parseBounded(Spelling, V, 1, 16,
+                           S.Result.Cfg.Diversity.Nops.MaxRun);
      }},
     {"-fdiversify-nop-probability-max=", "P",
      "Profile-guided no-ops: probability P in the coldest code (default "
      "0.5)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
        S.Result.Cfg.Diversity.Nops.ProfileGuided = true;
-       return parseProbability(Spelling, V, S.Result.Cfg.Diversity.Nops.Coldest);
+       return parseProbability(Spelling, V,
+                               S.Result.Cfg.Diversity.Nops.Coldest);
      }},
     {"-fdiversify-nop-probability-min=", "P",
      "Profile-guided no-ops: probability P in the hottest code (default 0)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
        S.Result.Cfg.Diversity.Nops.ProfileGuided = true;
-       return parseProbability(Spelling, V, S.Result.Cfg.Diversity.Nops.Hottest);
+       return parseProbability(Spelling, V,
+                               S.Result.Cfg.Diversity.Nops.Hottest);
      }},
     {"-fdiversify-nop-probability=", "P",
      "Insert no-ops before an instruction with probability P (0-1, default "
      "0.05)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       return parseProbability(Spelling, V, S.Result.Cfg.Diversity.Nops.Uniform);
+       return parseProbability(Spelling, V,
+                               S.Result.Cfg.Diversity.Nops.Uniform);
      }},
     {"-fdiversify-frame-pad=", "BYTES",
      "Pad each stack frame with up to BYTES random bytes (0-4096, default "
      "32)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       return parseBounded(Spelling, V, 0, 4096, S.Result.Cfg.Diversity.Frames.MaxPad);
+       return parseBounded(Spelling, V, 0, 4096,
+                           S.Result.Cfg.Diversity.Frames.MaxPad);
      }},
     {"-fdiversify-global-pad=", "BYTES",
      "Pad before each global variable with up to BYTES random bytes (0-4096, "
      "default 0)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       return parseBounded(Spelling, V, 0, 4096, S.Result.Cfg.Diversity.Globals.MaxPad);
+       return parseBounded(Spelling, V, 0, 4096,
+                           S.Result.Cfg.Diversity.Globals.MaxPad);
      }},
     {"-fdiversify-regs-callee-saved", "",
      "Let random register hints name callee-saved registers (the default)",
@@ -346,7 +331,7 @@ bool holdsSecret(StringRef Spelling) {
 
 /// Applies the options of DIVCC_OPTIONS after the command line's.
 Error applyEnvironmentOptions(OptionState &S) {
-  for (const std::string &Word : environmentOptions()) {
+  for (const std::string &Word : environmentOptions(S.Result.Cfg.Environment)) {
     StringRef Value;
     const OptionInfo *O = findOption(Word, Value);
     if (!O)
@@ -394,20 +379,21 @@ Error expandResponseFiles(SmallVectorImpl<const char *> &Args,
   return Expansion.expandResponseFiles(Args);
 }
 
-std::vector<std::string> environmentOptions() {
+std::vector<std::string> environmentOptions(const DivccEnvironment &Env) {
   std::vector<std::string> Words;
-  if (std::optional<std::string> Value =
-          sys::Process::GetEnv("DIVCC_OPTIONS")) {
+  if (Env.Options) {
     SmallVector<StringRef, 8> Parts;
-    SplitString(*Value, Parts);
+    SplitString(*Env.Options, Parts);
     for (StringRef Part : Parts)
       Words.push_back(Part.str());
   }
   return Words;
 }
 
-Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args) {
+Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args,
+                                             const DivccEnvironment &Env) {
   OptionState S;
+  S.Result.Cfg.Environment = Env;
   for (const char *Arg : Args) {
     StringRef A(Arg);
     StringRef Value;
@@ -425,20 +411,16 @@ Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args) {
   if (Error E = applyEnvironmentOptions(S))
     return E;
 
-  if (S.Result.Cfg.Seed == SeedSource::None) {
-    if (std::optional<std::string> Path =
-            sys::Process::GetEnv("DIVCC_SEED_FILE")) {
-      if (!Path->empty()) {
-        S.Result.Cfg.Seed = SeedSource::Environment;
-        S.Result.Cfg.SeedFile = *Path;
-      }
-    }
+  if (S.Result.Cfg.Seed == SeedSource::None && Env.SeedFile &&
+      !Env.SeedFile->empty()) {
+    S.Result.Cfg.Seed = SeedSource::Environment;
+    S.Result.Cfg.SeedFile = *Env.SeedFile;
   }
   // --help and --version need no key (and must work with a bad seed file).
   if (!S.Result.Help && !S.Result.Version) {
     if (Error E = loadMasterKey(S.Result.Cfg, S.InlineSecret))
       return E;
-    auto Cache = cacheSettingsFromEnvironment();
+    auto Cache = cacheSettingsFrom(Env);
     if (!Cache)
       return Cache.takeError();
     S.Result.Cfg.Cache = std::move(*Cache);
@@ -461,22 +443,12 @@ Error loadMasterKey(Config &Cfg, StringRef InlineSecret) {
     return Error::success();
   case SeedSource::File:
   case SeedSource::Environment: {
-    const char *Origin = Cfg.Seed == SeedSource::File
-                             ? "-fdiversify-seed-file"
-                             : "DIVCC_SEED_FILE";
-    auto Buffer = MemoryBuffer::getFile(Cfg.SeedFile, /*IsText=*/false,
-                                        /*RequiresNullTerminator=*/false);
-    if (!Buffer)
-      return createStringError(Buffer.getError(),
-                               "cannot read seed file '%s' (from %s): %s",
-                               Cfg.SeedFile.c_str(), Origin,
-                               Buffer.getError().message().c_str());
-    StringRef Bytes = (*Buffer)->getBuffer();
-    if (Bytes.empty())
-      return createStringError(inconvertibleErrorCode(),
-                               "seed file '%s' (from %s) is empty",
-                               Cfg.SeedFile.c_str(), Origin);
-    Cfg.Key = MasterKey::fromSecret(arrayRefFromStringRef(Bytes));
+    const char *Origin =
+        Cfg.Seed == SeedSource::File ? "-fdiversify-seed-file" : EnvSeedFile;
+    Expected<MasterKey> Key = readSeedFile(Cfg.SeedFile, Origin);
+    if (!Key)
+      return Key.takeError();
+    Cfg.Key = *Key;
     return Error::success();
   }
   case SeedSource::None: {

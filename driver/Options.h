@@ -24,13 +24,16 @@ struct ParsedCommandLine {
 };
 
 /// Takes divcc's options (see the table in Options.cpp) out of \p Args
-/// (without argv[0]), then applies DIVCC_OPTIONS and reads DIVCC_SEED_FILE.
-/// Errors name the offending option but never repeat a secret.
-llvm::Expected<ParsedCommandLine> parseCommandLine(llvm::ArrayRef<const char *> Args);
+/// (without argv[0]), then applies \p Env's DIVCC_OPTIONS and
+/// DIVCC_SEED_FILE. Errors name the offending option but never repeat a
+/// secret.
+llvm::Expected<ParsedCommandLine>
+parseCommandLine(llvm::ArrayRef<const char *> Args,
+                 const DivccEnvironment &Env);
 
 /// The words of DIVCC_OPTIONS (divcc's own options, separated by white
 /// space), which parseCommandLine applies after the command line's.
-std::vector<std::string> environmentOptions();
+std::vector<std::string> environmentOptions(const DivccEnvironment &Env);
 
 /// Loads the secret named in \p Cfg (or draws a fresh one) into Cfg.Key.
 /// With no seed and nothing to diversify, Cfg.Key stays empty.

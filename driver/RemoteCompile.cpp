@@ -23,6 +23,7 @@
 
 #include "driver/Config.h"
 #include "driver/Options.h"
+#include "support/Diagnostics.h"
 #include "support/Environment.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -65,7 +66,7 @@ static std::string selfPath(const char *Argv0) {
 
 std::optional<int> runThroughPrefix(ArrayRef<const char *> Argv,
                                     const Config &Cfg) {
-  std::optional<std::string> Prefix = sys::Process::GetEnv("DIVCC_PREFIX");
+  const std::optional<std::string> &Prefix = Cfg.Environment.Prefix;
   if (!Prefix || StringRef(*Prefix).trim().empty() || !Cfg.diversifying() ||
       !compilesOnly(Argv.drop_front()))
     return std::nullopt;
@@ -82,27 +83,27 @@ std::optional<int> runThroughPrefix(ArrayRef<const char *> Argv,
   // A compile host does not get this environment: DIVCC_OPTIONS goes on the
   // command line, after the rest, where it wins as it does here.
   // A seed file named there stays here: the key replaces it.
-  std::vector<std::string> EnvironmentOptions = environmentOptions();
+  std::vector<std::string> EnvironmentOptions =
+      environmentOptions(Cfg.Environment);
   for (const std::string &Option : EnvironmentOptions)
     if (!isSeedOption(Option))
       Command.push_back(Option);
   Command.push_back(KeyArg);
 
-  std::vector<std::string> Env = environmentWith(
-      {"DIVCC_PREFIX", "DIVCC_SEED_FILE", "DIVCC_OPTIONS"}, {});
+  std::vector<std::string> Env =
+      environmentWith({EnvPrefix, EnvSeedFile, EnvOptions}, {});
   std::vector<StringRef> EnvRefs(Env.begin(), Env.end());
 
   ErrorOr<std::string> Program = sys::findProgramByName(Command[0]);
   if (!Program) {
-    errs() << sys::path::filename(Argv[0]) << ": error: cannot find '"
-           << Command[0] << "' (from DIVCC_PREFIX)\n";
+    printError("cannot find '" + Command[0] + "' (from " + EnvPrefix + ")");
     return 1;
   }
   std::string Message;
   int Code = sys::ExecuteAndWait(*Program, Command, EnvRefs, {}, 0, 0, &Message);
   if (Code < 0) {
-    errs() << sys::path::filename(Argv[0]) << ": error: running '"
-           << Command[0] << "' (from DIVCC_PREFIX) failed: " << Message << '\n';
+    printError("running '" + Command[0] + "' (from " + EnvPrefix +
+               ") failed: " + Message);
     return 1;
   }
   return Code;
@@ -172,7 +173,7 @@ static std::vector<std::string> ccacheExtraFiles() {
 /// Why the cache \p Cache, running this compile, cannot tell this variant
 /// from others, or "".
 static std::string whyVariantNotInCacheKey(StringRef Cache, const Config &Cfg) {
-  if (!environmentOptions().empty())
+  if (!environmentOptions(Cfg.Environment).empty())
     return "DIVCC_OPTIONS, which changes what divcc generates, is not part "
            "of " + Cache.str() + "'s key";
   switch (Cfg.Seed) {
@@ -190,7 +191,7 @@ static std::string whyVariantNotInCacheKey(StringRef Cache, const Config &Cfg) {
       return ""; // ccache hashes the seed file's contents
     return "the contents of seed file '" + Cfg.SeedFile + "' (from " +
            (Cfg.Seed == SeedSource::File ? "-fdiversify-seed-file"
-                                         : "DIVCC_SEED_FILE") +
+                                         : EnvSeedFile) +
            ") are not part of " + Cache.str() + "'s key";
   }
   }
@@ -211,11 +212,11 @@ Error checkVariantUnderCompilerCache(ArrayRef<const char *> Argv,
       inconvertibleErrorCode(),
       Parent + " runs this compile, but " + Why +
           ": it could return another variant's object; set CC=divcc and "
-          "DIVCC_PREFIX=" + Parent +
-          " instead (divcc then hands " + Parent +
+          "DIVCC_PREFIX=" +
+          Parent + " instead (divcc then hands " + Parent +
           " a key derived from the seed, on the command line it hashes)" +
           (Parent == "ccache" && Cfg.Seed != SeedSource::None &&
-                   environmentOptions().empty()
+                   environmentOptions(Cfg.Environment).empty()
                ? ", or list the seed file in CCACHE_EXTRAFILES"
                : ""));
 }

@@ -15,8 +15,11 @@
 #include "driver/InProcessCc1.h"
 #include "driver/LinkJob.h"
 #include "driver/LtoLink.h"
-#include "driver/RemoteCompile.h"
 #include "driver/Options.h"
+#include "driver/RemoteCompile.h"
+#include "random/RandomStream.h"
+#include "support/Diagnostics.h"
+#include "support/Environment.h"
 #include "targets/DiversityTarget.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -50,7 +53,7 @@ namespace {
 StringRef ProgramName = "divcc";
 
 [[noreturn]] void fail(const Twine &Message) {
-  errs() << ProgramName << ": error: " << Message << '\n';
+  printError(Message);
   std::exit(1);
 }
 
@@ -128,17 +131,21 @@ void warnAboutBitcodeOutputs(const Compilation &C) {
                    });
     if (!Bitcode)
       continue;
-    errs() << ProgramName
-           << ": warning: with -flto the output is LLVM bitcode: its "
-              "machine code is diversified when divcc links it, not when "
-              "another toolchain does (-ffat-lto-objects adds diversified "
-              "machine code for that case)\n";
+    printWarning("with -flto the output is LLVM bitcode: its machine code "
+                 "is diversified when divcc links it, not when another "
+                 "toolchain does (-ffat-lto-objects adds diversified machine "
+                 "code for that case)");
     return;
   }
 }
 
 int runDriver(int Argc, const char **Argv) {
   ProgramName = sys::path::filename(Argv[0]);
+  setProgramName(ProgramName);
+  // The DIVCC_* variables are read here once and handed down.
+  DivccEnvironment Environment = DivccEnvironment::fromProcess();
+  if (Environment.EntropyLog && !Environment.EntropyLog->empty())
+    logStreamEntropyTo(*Environment.EntropyLog);
   bool CPlusPlus = ProgramName.contains("++");
 
   // Build systems put long command lines into response files; whatever
@@ -149,7 +156,7 @@ int runDriver(int Argc, const char **Argv) {
     fail(toString(std::move(E)));
 
   Expected<ParsedCommandLine> Parsed =
-      parseCommandLine(ArrayRef(Args).drop_front());
+      parseCommandLine(ArrayRef(Args).drop_front(), Environment);
   if (!Parsed)
     fail(toString(Parsed.takeError()));
   Config &Cfg = Parsed->Cfg;

@@ -4,7 +4,6 @@
 
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <openssl/crypto.h>
@@ -45,18 +44,16 @@ double Probability::entropyBits() const {
 }
 
 namespace {
-/// The bits each transformation drew in this process. With
-/// DIVCC_ENTROPY_LOG=FILE, one JSON line is appended to FILE at exit, e.g.
-/// {"nops": 812.5, "funcs": 95.3}: a measurement aid for
-/// bench/diversity_table.py. It holds amounts of randomness, never a value
-/// drawn.
+/// The bits each transformation drew in this process, appended at exit as
+/// one JSON line to the file logStreamEntropyTo() named, e.g.
+/// {"nops": 812.5, "funcs": 95.3}. It holds amounts of randomness, never a
+/// value drawn.
 struct EntropyLog {
+  std::string Path;
   std::map<std::string, double> Bits;
   ~EntropyLog() {
-    if (std::optional<std::string> Path =
-            sys::Process::GetEnv("DIVCC_ENTROPY_LOG"))
-      if (!Path->empty() && !Bits.empty())
-        append(*Path);
+    if (!Path.empty() && !Bits.empty())
+      append(Path);
   }
   void append(StringRef Path) const {
     std::string Line = "{";
@@ -76,6 +73,8 @@ EntropyLog &entropyLog() {
   return Log;
 }
 } // namespace
+
+void logStreamEntropyTo(StringRef Path) { entropyLog().Path = Path.str(); }
 
 Probability Probability::fromFraction(double P) {
   // Scaling by a power of two is exact; only the rounding of the decimal

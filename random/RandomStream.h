@@ -44,6 +44,11 @@ private:
   uint64_t Threshold = 0;
 };
 
+/// Makes this process append, at exit, one JSON line to \p Path with the
+/// bits each transformation's streams drew (DIVCC_ENTROPY_LOG, a
+/// measurement aid for bench/diversity_table.py).
+void logStreamEntropyTo(llvm::StringRef Path);
+
 class RandomStream {
 public:
   explicit RandomStream(const Key256 &Key);

@@ -3,6 +3,7 @@
 #include "registry/Registry.h"
 
 #include "registry/Fingerprints.h"
+#include "support/Diagnostics.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -131,25 +132,20 @@ private:
 
 } // namespace
 
-static Error registryError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 Error Registry::fail(const Twine &What) {
   int Rc = Db ? sqlite3_extended_errcode(Db) : SQLITE_CANTOPEN;
   std::string Message = Db ? sqlite3_errmsg(Db) : "cannot open";
   switch (Rc & 0xff) {
   case SQLITE_NOTADB:
-    return registryError("'" + Path +
-                         "' is not a divtool registry: " + Message);
+    return makeError("'" + Path + "' is not a divtool registry: " + Message);
   case SQLITE_CORRUPT:
-    return registryError("registry '" + Path + "' is corrupt (" + Message +
-                         "); restore it from a backup");
+    return makeError("registry '" + Path + "' is corrupt (" + Message +
+                     "); restore it from a backup");
   case SQLITE_READONLY:
-    return registryError("registry '" + Path + "' cannot be written (" +
-                         Message + ")");
+    return makeError("registry '" + Path + "' cannot be written (" + Message +
+                     ")");
   default:
-    return registryError("registry '" + Path + "': " + What + ": " + Message);
+    return makeError("registry '" + Path + "': " + What + ": " + Message);
   }
 }
 
@@ -170,8 +166,8 @@ Registry::~Registry() { sqlite3_close(Db); }
 static Error openDatabase(StringRef Path, int Flags, sqlite3 *&Db) {
   int Rc = sqlite3_open_v2(Path.str().c_str(), &Db, Flags, nullptr);
   if (Rc != SQLITE_OK)
-    return registryError("cannot open registry '" + Path + "': " +
-                         (Db ? sqlite3_errmsg(Db) : sqlite3_errstr(Rc)));
+    return makeError("cannot open registry '" + Path +
+                     "': " + (Db ? sqlite3_errmsg(Db) : sqlite3_errstr(Rc)));
   sqlite3_extended_result_codes(Db, 1);
   // Another divtool may be writing: wait for it rather than fail.
   sqlite3_busy_timeout(Db, 30000);
@@ -182,14 +178,13 @@ Expected<Registry> Registry::open(StringRef Path, StringRef KeyId, bool Write) {
   sys::fs::file_status Status;
   if (std::error_code EC = sys::fs::status(Path, Status)) {
     if (EC == std::errc::no_such_file_or_directory)
-      return registryError("registry '" + Path +
-                           "' does not exist (divtool population creates "
-                           "it; --registry names another)");
-    return registryError("cannot open registry '" + Path +
-                         "': " + EC.message());
+      return makeError("registry '" + Path +
+                       "' does not exist (divtool population creates "
+                       "it; --registry names another)");
+    return makeError("cannot open registry '" + Path + "': " + EC.message());
   }
   if (!sys::fs::is_regular_file(Status))
-    return registryError("registry '" + Path + "' is not a file");
+    return makeError("registry '" + Path + "' is not a file");
   Registry R(Path.str());
   if (Error E = openDatabase(
           Path, Write ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, R.Db))
@@ -240,9 +235,8 @@ Error Registry::check(StringRef KeyId) {
     std::string Result = Check.text(0);
     std::replace(Result.begin(), Result.end(), '\n', ' ');
     if (Result != "ok")
-      return registryError("registry '" + Path +
-                           "' is corrupt (integrity check: " + Result +
-                           "); restore it from a backup");
+      return makeError("registry '" + Path + "' is corrupt (integrity check: " +
+                       Result + "); restore it from a backup");
   }
   Statement Tables(Db, "SELECT count(*) FROM sqlite_master WHERE type = "
                        "'table' AND name IN ('meta', 'variants', "
@@ -250,9 +244,9 @@ Error Registry::check(StringRef KeyId) {
   if (!Tables.step())
     return fail("cannot read its tables");
   if (Tables.integer(0) != 4)
-    return registryError("'" + Path +
-                         "' is not a divtool registry (an SQLite database "
-                         "without the registry's tables)");
+    return makeError("'" + Path +
+                     "' is not a divtool registry (an SQLite database "
+                     "without the registry's tables)");
 
   std::map<std::string, std::string> Meta;
   Statement Read(Db, "SELECT key, value FROM meta");
@@ -261,27 +255,27 @@ Error Registry::check(StringRef KeyId) {
   if (!Read.ok())
     return fail("cannot read its meta table");
   if (Meta["format"] != RegistryFormat)
-    return registryError("'" + Path +
-                         "' is not a divtool registry (its "
-                         "meta table names no registry format)");
+    return makeError("'" + Path +
+                     "' is not a divtool registry (its "
+                     "meta table names no registry format)");
   DebugColumn = Meta["schema_version"] == SchemaVersion;
   if (!DebugColumn && Meta["schema_version"] != SchemaVersion1)
-    return registryError("registry '" + Path + "' has schema version '" +
-                         Meta["schema_version"] +
-                         "'; this divtool reads "
-                         "versions " +
-                         SchemaVersion1 + " and " + SchemaVersion);
+    return makeError("registry '" + Path + "' has schema version '" +
+                     Meta["schema_version"] +
+                     "'; this divtool reads "
+                     "versions " +
+                     SchemaVersion1 + " and " + SchemaVersion);
   if (Meta["window_bytes"] != std::to_string(FingerprintWindowBytes) ||
       Meta["winnow_window"] != std::to_string(FingerprintWinnowWindow))
-    return registryError("registry '" + Path +
-                         "' holds fingerprints of another kind than this "
-                         "divtool computes");
+    return makeError("registry '" + Path +
+                     "' holds fingerprints of another kind than this "
+                     "divtool computes");
   if (Meta["key_id"] != KeyId)
-    return registryError("registry '" + Path +
-                         "' belongs to another master secret (its key "
-                         "id is " +
-                         Meta["key_id"] + ", the seed file's is " + KeyId +
-                         "): wrong seed file?");
+    return makeError("registry '" + Path +
+                     "' belongs to another master secret (its key "
+                     "id is " +
+                     Meta["key_id"] + ", the seed file's is " + KeyId +
+                     "): wrong seed file?");
   return Error::success();
 }
 
@@ -494,13 +488,13 @@ Expected<VariantRecord> Registry::builtVariant(StringRef Id) {
     if (V.Status == "built")
       return V;
     if (V.Status == "failed")
-      return registryError("variant '" + Id + "' in registry '" + Path +
-                           "' failed to build (exit status " +
-                           std::to_string(V.ExitStatus.value_or(-1)) +
-                           "): it has no artifacts");
-    return registryError("variant '" + Id + "' in registry '" + Path +
-                         "' was never completed (its population run was "
-                         "interrupted): it has no artifacts");
+      return makeError("variant '" + Id + "' in registry '" + Path +
+                       "' failed to build (exit status " +
+                       std::to_string(V.ExitStatus.value_or(-1)) +
+                       "): it has no artifacts");
+    return makeError("variant '" + Id + "' in registry '" + Path +
+                     "' was never completed (its population run was "
+                     "interrupted): it has no artifacts");
   }
   if (!S.ok())
     return fail("cannot read its variants");
@@ -510,8 +504,8 @@ Expected<VariantRecord> Registry::builtVariant(StringRef Id) {
   if (Range.step() && Range.integer(2) > 0)
     Known = "it holds " + std::to_string(Range.integer(2)) +
             " built variants, " + Range.text(0) + " to " + Range.text(1);
-  return registryError("no variant '" + Id + "' in registry '" + Path + "' (" +
-                       Known + ")");
+  return makeError("no variant '" + Id + "' in registry '" + Path + "' (" +
+                   Known + ")");
 }
 
 static const char ArtifactColumns[] =
@@ -530,11 +524,10 @@ static ArtifactRecord readArtifact(const Statement &S) {
   return A;
 }
 
-Expected<std::vector<ArtifactRecord>> Registry::artifacts(StringRef Id) {
-  Statement S(Db, (Twine("SELECT ") + ArtifactColumns +
-                   " FROM artifacts a WHERE a.variant = ? ORDER BY a.path")
-                      .str());
-  S.bind(1, Id);
+Expected<std::vector<ArtifactRecord>>
+Registry::selectArtifacts(StringRef FromWhere, StringRef Value) {
+  Statement S(Db, (Twine("SELECT ") + ArtifactColumns + " " + FromWhere).str());
+  S.bind(1, Value);
   std::vector<ArtifactRecord> All;
   while (S.step())
     All.push_back(readArtifact(S));
@@ -543,21 +536,18 @@ Expected<std::vector<ArtifactRecord>> Registry::artifacts(StringRef Id) {
   return All;
 }
 
+Expected<std::vector<ArtifactRecord>> Registry::artifacts(StringRef Id) {
+  return selectArtifacts("FROM artifacts a WHERE a.variant = ? ORDER BY a.path",
+                         Id);
+}
+
 Expected<std::vector<ArtifactRecord>>
 Registry::artifactsWithHash(StringRef Hex) {
-  Statement S(Db, (Twine("SELECT ") + ArtifactColumns +
-                   " FROM artifacts a JOIN variants v ON v.id = a.variant "
-                   "WHERE v.status = 'built' AND (a.sha256 = ?1 OR "
-                   "a.stripped_sha256 = ?1 OR a.code_sha256 = ?1) "
-                   "ORDER BY v.number, a.path")
-                      .str());
-  S.bind(1, Hex);
-  std::vector<ArtifactRecord> All;
-  while (S.step())
-    All.push_back(readArtifact(S));
-  if (!S.ok())
-    return fail("cannot read its artifacts");
-  return All;
+  return selectArtifacts("FROM artifacts a JOIN variants v ON v.id = a.variant "
+                         "WHERE v.status = 'built' AND (a.sha256 = ?1 OR "
+                         "a.stripped_sha256 = ?1 OR a.code_sha256 = ?1) "
+                         "ORDER BY v.number, a.path",
+                         Hex);
 }
 
 Expected<Registry::FingerprintCounts>

@@ -144,6 +144,9 @@ private:
   llvm::Error exec(llvm::StringRef Sql);
   llvm::Error fail(const llvm::Twine &What);
   std::string variantColumns() const;
+  /// The artifacts "SELECT columns FROM_WHERE" finds, ?1 bound to \p Value.
+  llvm::Expected<std::vector<ArtifactRecord>>
+  selectArtifacts(llvm::StringRef FromWhere, llvm::StringRef Value);
 
   std::string Path;
   sqlite3 *Db = nullptr;

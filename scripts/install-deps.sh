@@ -11,6 +11,7 @@ packages=(
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev libffi-dev
   # divtool's command line and JSON output
   libcli11-dev nlohmann-json3-dev
+  libboost-math-dev # divtool perf's Student's t (Boost.Math, header-only)
   # divtool population's registry of variants (SQLite's C API)
   libsqlite3-dev
   # what divcc runs: clang-19's front end, optimizer and linker driver, lld

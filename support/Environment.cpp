@@ -3,12 +3,24 @@
 #include "support/Environment.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Process.h"
 
 extern char **environ;
 
 using namespace llvm;
 
 namespace divcc {
+
+DivccEnvironment DivccEnvironment::fromProcess() {
+  DivccEnvironment E;
+  E.SeedFile = sys::Process::GetEnv(EnvSeedFile);
+  E.Options = sys::Process::GetEnv(EnvOptions);
+  E.Prefix = sys::Process::GetEnv(EnvPrefix);
+  E.CacheDir = sys::Process::GetEnv(EnvCacheDir);
+  E.CacheSize = sys::Process::GetEnv(EnvCacheSize);
+  E.EntropyLog = sys::Process::GetEnv(EnvEntropyLog);
+  return E;
+}
 
 std::vector<std::string> environmentWith(ArrayRef<std::string> Remove,
                                          ArrayRef<std::string> Add) {

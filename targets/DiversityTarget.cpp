@@ -20,8 +20,8 @@ namespace {
 
 struct Architecture {
   Triple::ArchType Arch;
-  const char *Name;         // as in triples and messages
-  const char *LinuxTriple;  // what divtool disassembles with
+  const char *Name;        // as in triples and messages
+  const char *LinuxTriple; // what divtool disassembles with
   std::unique_ptr<DiversityTarget> (*Create)();
 };
 
@@ -59,8 +59,8 @@ std::string supportedTargetsText() {
   std::string Text;
   for (const Architecture &A : Architectures) {
     if (!Text.empty())
-      Text += &A == &Architectures[std::size(Architectures) - 1] ? " and "
-                                                                  : ", ";
+      Text +=
+          &A == &Architectures[std::size(Architectures) - 1] ? " and " : ", ";
     Text += A.Name;
   }
   return Text + " Linux/ELF";

@@ -55,7 +55,8 @@ class DiversityTarget {
 public:
   virtual ~DiversityTarget() = default;
 
-  //===--- NOP insertion ---------------------------------------------------===//
+  //===--- NOP insertion
+  //---------------------------------------------------===//
 
   /// How many distinct no-op forms insertNop() can emit.
   virtual unsigned nopFormCount() const = 0;
@@ -67,7 +68,8 @@ public:
   /// landing marks of indirect-branch tracking): nothing may precede them.
   virtual bool mustStayFirst(const llvm::MachineInstr &MI) const = 0;
 
-  //===--- Scheduling ------------------------------------------------------===//
+  //===--- Scheduling
+  //------------------------------------------------------===//
 
   /// Whether \p First and \p Second, adjacent in that order, are decoded as
   /// one by the cores the function is tuned for (macro fusion): nothing may
@@ -85,14 +87,16 @@ public:
   /// them up for ldp/stp).
   virtual bool clustersMemoryOperations() const { return false; }
 
-  //===--- Instruction substitution ----------------------------------------===//
+  //===--- Instruction substitution
+  //----------------------------------------===//
 
   /// The table of equivalent instructions for the subtarget \p STI, or null
   /// if divcc has none for this architecture.
   virtual std::unique_ptr<SubstitutionTarget>
   createSubstitutions(const llvm::TargetSubtargetInfo &STI) const;
 
-  //===--- Pipeline --------------------------------------------------------===//
+  //===--- Pipeline
+  //--------------------------------------------------------===//
 
   /// The pass of the code-generation pipeline right after which divcc's
   /// last machine passes (instruction substitution, NOP insertion) run, or
@@ -103,11 +107,13 @@ public:
   /// instruction is measured.
   virtual llvm::AnalysisID lateMachinePassAnchor() const { return nullptr; }
 
-  //===--- Linking ---------------------------------------------------------===//
+  //===--- Linking
+  //---------------------------------------------------------===//
 
   virtual TrapPadding trapPadding() const = 0;
 
-  //===--- Auditing --------------------------------------------------------===//
+  //===--- Auditing
+  //--------------------------------------------------------===//
 
   /// The gadget knowledge, with opcodes looked up in \p MII (the MC layer's
   /// table for gadgetTriple()), which must outlive the result.

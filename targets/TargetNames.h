@@ -16,6 +16,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCRegister.h"
 
+#include <optional>
+
 namespace llvm {
 class MCInstrInfo;
 class TargetRegisterInfo;
@@ -40,6 +42,21 @@ public:
 private:
   llvm::StringRef Target;
   llvm::StringMap<unsigned> ByName;
+};
+
+/// A table of numbers looked up by name, built from the subtarget of the
+/// first function that needs it: the numbers are the same for every
+/// subtarget of one target.
+template <typename Table> class LazyTable {
+public:
+  const Table &get(const llvm::TargetSubtargetInfo &STI) const {
+    if (!Built)
+      Built.emplace(STI);
+    return *Built;
+  }
+
+private:
+  mutable std::optional<Table> Built;
 };
 
 /// The physical register called \p Name, in any case ("rsp", "XZR").

@@ -142,8 +142,7 @@ class FrameRandomization : public FunctionPass {
 public:
   static char ID;
   FrameRandomization(const FrameOptions &Options, StreamSource Streams)
-      : FunctionPass(ID), Options(Options),
-        Streams(std::move(Streams)) {}
+      : FunctionPass(ID), Options(Options), Streams(std::move(Streams)) {}
 
   StringRef getPassName() const override { return "divcc frame randomization"; }
   void getAnalysisUsage(AnalysisUsage &AU) const override {

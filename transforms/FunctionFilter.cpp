@@ -2,8 +2,8 @@
 
 #include "transforms/FunctionFilter.h"
 
-#include "transforms/DiversityOptions.h"
 #include "random/RandomStream.h"
+#include "transforms/DiversityOptions.h"
 
 using namespace llvm;
 

@@ -105,8 +105,7 @@ class GlobalShuffle : public ModulePass {
 public:
   static char ID;
   GlobalShuffle(const GlobalOptions &Options, StreamSource Streams)
-      : ModulePass(ID), Options(Options),
-        Streams(std::move(Streams)) {}
+      : ModulePass(ID), Options(Options), Streams(std::move(Streams)) {}
 
   StringRef getPassName() const override { return "divcc global shuffle"; }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
@@ -211,7 +210,8 @@ bool GlobalShuffle::runOnModule(Module &M) {
     // The size is drawn even where no pad fits, so that the sizes of later
     // pads do not depend on what LLVM makes of this variable.
     if (Options.MaxPad > 0)
-      if (GlobalVariable *Pad = makePad(*G, Random.between(1, Options.MaxPad))) {
+      if (GlobalVariable *Pad =
+              makePad(*G, Random.between(1, Options.MaxPad))) {
         Order.push_back(Pad);
         Pads.push_back(Pad);
         ++NumPads;

@@ -100,8 +100,8 @@ class NopInsertion : public MachineFunctionPass {
 public:
   static char ID;
   NopInsertion(const NopOptions &Options, StreamSource Streams)
-      : MachineFunctionPass(ID), Options(Options),
-        Streams(std::move(Streams)) {}
+      : MachineFunctionPass(ID), Options(Options), Streams(std::move(Streams)) {
+  }
 
   StringRef getPassName() const override { return "divcc NOP insertion"; }
   void getAnalysisUsage(AnalysisUsage &AU) const override {

@@ -71,8 +71,8 @@ class RegisterHints : public MachineFunctionPass {
 public:
   static char ID;
   RegisterHints(const RegisterHintOptions &Options, StreamSource Streams)
-      : MachineFunctionPass(ID), Options(Options),
-        Streams(std::move(Streams)) {}
+      : MachineFunctionPass(ID), Options(Options), Streams(std::move(Streams)) {
+  }
 
   StringRef getPassName() const override {
     return "divcc random register hints";

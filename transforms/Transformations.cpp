@@ -2,6 +2,8 @@
 
 #include "transforms/Transformations.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <string>
 
 using namespace llvm;
@@ -64,6 +66,33 @@ std::string TransformationSet::str() const {
     Out += Info.Name;
   }
   return Out;
+}
+
+Expected<TransformationSet> parseTransformationList(StringRef List,
+                                                   StringRef Spelling) {
+  TransformationSet Set;
+  SmallVector<StringRef, 8> Names;
+  List.split(Names, ',');
+  for (StringRef Name : Names) {
+    if (Name == "all" || Name == "default") {
+      for (const TransformationInfo &Info : allTransformations())
+        if (Name == "all" || Info.InDefaultSet)
+          Set.add(Info.Kind);
+      continue;
+    }
+    std::optional<Transformation> T = findTransformation(Name);
+    if (!T) {
+      std::string Known;
+      for (const TransformationInfo &Info : allTransformations())
+        Known += std::string(Known.empty() ? "" : ", ") + Info.Name;
+      return createStringError(inconvertibleErrorCode(),
+                               "unknown transformation '" + Name + "' in '" +
+                                   Spelling + "' (known: " + Known +
+                                   ", all, default)");
+    }
+    Set.add(*T);
+  }
+  return Set;
 }
 
 } // namespace divcc

@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <bitset>
 #include <optional>
@@ -62,6 +63,13 @@ private:
 };
 
 const char *transformationName(Transformation T);
+
+/// The set a comma-separated \p List of transformation names means ("all"
+/// and "default" included), as -fdiversify=LIST reads it; an unknown name
+/// is an error that names it, quotes \p Spelling (the option as written)
+/// and lists the known ones.
+llvm::Expected<TransformationSet>
+parseTransformationList(llvm::StringRef List, llvm::StringRef Spelling);
 
 } // namespace divcc
 

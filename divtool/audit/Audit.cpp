@@ -9,6 +9,8 @@
 
 #include "divtool/audit/Audit.h"
 
+#include "support/Diagnostics.h"
+
 #include "analysis/ElfImage.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -20,10 +22,6 @@
 using namespace llvm;
 
 namespace divcc {
-
-static Error auditError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 static StringRef bytesAt(const ElfImage &Image, uint64_t Address,
                          uint64_t Size) {
@@ -98,10 +96,10 @@ Expected<ScannedBinary> Auditor::scan(const std::string &Path, size_t Index) {
     Dis = std::move(*Created);
     Arch = Image->arch();
   } else if (Image->arch() != Arch) {
-    return auditError("'" + Path + "': architecture " +
-                      Triple::getArchTypeName(Image->arch()) +
-                      " differs from the base's " +
-                      Triple::getArchTypeName(Arch));
+    return makeError("'" + Path + "': architecture " +
+                     Triple::getArchTypeName(Image->arch()) +
+                     " differs from the base's " +
+                     Triple::getArchTypeName(Arch));
   }
   ScannedBinary S{std::move(*Image), {}, {}, {}};
   S.Gadgets =
@@ -184,10 +182,10 @@ chainBytes(std::vector<ChainGadget> Chain, const ElfImage &Base,
       }
     }
     if (C.Bytes.empty())
-      return auditError(formatv("ROPgadget's chain names address {0:x}, "
-                                "where the base has no gadget",
-                                C.Address)
-                            .str());
+      return makeError(formatv("ROPgadget's chain names address {0:x}, "
+                               "where the base has no gadget",
+                               C.Address)
+                           .str());
   }
   return Chain;
 }
@@ -203,7 +201,7 @@ Auditor::run(const std::string &BasePath,
   R.Base = Base->Summary;
   if (Opts.Functions) {
     if (!Base->Image.hasSymbolTable())
-      return auditError(
+      return makeError(
           "'" + BasePath +
           "': no symbol table (stripped); the per-function report needs "
           "one: audit an unstripped copy, or pass --no-functions");
@@ -260,7 +258,7 @@ Expected<AuditResult> runAudit(const std::string &Base,
                                const std::vector<std::string> &Variants,
                                const AuditOptions &Opts) {
   if (Variants.empty())
-    return auditError("no variants to compare with the base");
+    return makeError("no variants to compare with the base");
   Auditor A(Opts, Variants.size() + 1);
   return A.run(Base, Variants);
 }

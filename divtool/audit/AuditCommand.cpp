@@ -1,5 +1,6 @@
 //===- AuditCommand.cpp - `divtool audit`: options and outputs ------------===//
 
+#include "divtool/CommandLine.h"
 #include "divtool/Subcommands.h"
 #include "divtool/audit/Audit.h"
 #include "support/AtomicOutput.h"
@@ -27,7 +28,8 @@ struct AuditCommandLine {
   std::optional<double> MaxSurvival;
 };
 
-int runAuditCommand(AuditCommandLine &C) {
+int runAuditCommand(const AuditCommandLine &Line, const DivccEnvironment &) {
+  AuditCommandLine C = Line;
   C.Opts.Functions = !C.NoFunctions;
   if (C.Chain)
     C.Opts.RopGadget = C.RopGadget;
@@ -44,9 +46,8 @@ int runAuditCommand(AuditCommandLine &C) {
     printAuditTable(*R, outs());
   if (!C.Html.empty())
     if (Error E = writeFileAtomically(C.Html, auditHtml(*R)))
-      return reportError(createStringError(
-          inconvertibleErrorCode(),
-          "cannot write '" + C.Html + "': " + toString(std::move(E))));
+      return reportError(makeError("cannot write '" + C.Html +
+                                   "': " + toString(std::move(E))));
 
   if (C.MaxSurvival) {
     for (size_t V = 0; V < R->Variants.size(); ++V)
@@ -101,7 +102,7 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                   "Print the results as JSON instead of a table");
   Audit->add_option("--html", C->Html,
                     "Also write a self-contained HTML report with plots");
-  Audit->add_flag("--progress,!--no-progress", C->Progress,
+  addProgressFlag(*Audit, C->Progress,
                   "Show progress on stderr (default: when it is a terminal)");
   Audit->add_option("--max-survival", C->MaxSurvival,
                     "Exit with status 3 if more than PERCENT of BASE's "
@@ -110,7 +111,7 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   Audit->footer(std::string(Description) +
                 "\n\nExit status: 0 on success, 1 on bad input, 2 on a usage "
                 "error, 3 if --max-survival is exceeded.");
-  Audit->callback([&Run, C] { Run = [C] { return runAuditCommand(*C); }; });
+  runWhenChosen(*Audit, Run, C, runAuditCommand);
 }
 
 } // namespace divcc

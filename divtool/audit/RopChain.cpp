@@ -15,6 +15,8 @@
 
 #include "divtool/audit/Audit.h"
 
+#include "support/Diagnostics.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,10 +27,6 @@
 using namespace llvm;
 
 namespace divcc {
-
-static Error chainError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 /// Removes a temporary file when it goes out of scope.
 struct TempFile {
@@ -43,14 +41,14 @@ Expected<std::vector<ChainGadget>>
 buildRopChain(const std::string &RopGadget, const std::string &Binary) {
   ErrorOr<std::string> Program = sys::findProgramByName(RopGadget);
   if (!Program)
-    return chainError("'" + RopGadget +
-                      "' not found; --chain runs ROPgadget (Debian package "
-                      "python3-ropgadget), install it or name it with "
-                      "--ropgadget=PATH");
+    return makeError("'" + RopGadget +
+                     "' not found; --chain runs ROPgadget (Debian package "
+                     "python3-ropgadget), install it or name it with "
+                     "--ropgadget=PATH");
   TempFile Out, Err;
   if (sys::fs::createTemporaryFile("divtool-ropchain", "txt", Out.Path) ||
       sys::fs::createTemporaryFile("divtool-ropchain", "err", Err.Path))
-    return chainError("cannot create a temporary file for ROPgadget's output");
+    return makeError("cannot create a temporary file for ROPgadget's output");
   StringRef Args[] = {*Program, "--binary", Binary, "--ropchain"};
   std::optional<StringRef> Redirects[] = {StringRef(""), Out.Path.str(),
                                           Err.Path.str()};
@@ -64,12 +62,12 @@ buildRopChain(const std::string &RopGadget, const std::string &Binary) {
     std::string Detail =
         ErrText ? Complaint.substr(Complaint.rfind('\n') + 1).str()
                 : ExecError;
-    return chainError("ROPgadget failed on '" + Binary + "'" +
-                      (Detail.empty() ? "" : ": " + Detail));
+    return makeError("ROPgadget failed on '" + Binary + "'" +
+                     (Detail.empty() ? "" : ": " + Detail));
   }
   auto Text = MemoryBuffer::getFile(Out.Path);
   if (!Text)
-    return chainError("cannot read ROPgadget's output");
+    return makeError("cannot read ROPgadget's output");
 
   std::vector<ChainGadget> Chain;
   Regex Entry("^[ \t]*p \\+= pack\\('<Q', 0x([0-9a-fA-F]+)\\) # (.*)$");

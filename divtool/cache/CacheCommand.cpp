@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cache/FrontendCache.h"
+#include "divtool/CommandLine.h"
 #include "divtool/Subcommands.h"
 
 #include "llvm/Support/Format.h"
@@ -33,20 +34,36 @@ std::string mebibytes(uint64_t Bytes) {
   return S;
 }
 
-int runCacheCommand(const CacheCommandLine &C) {
+/// The cache --dir names, else DIVCC_CACHE_DIR's, limited to
+/// DIVCC_CACHE_SIZE (as divcc reads them: cacheSettingsFromEnvironment).
+Expected<CacheSettings> cacheSettings(const CacheCommandLine &C,
+                                      const DivccEnvironment &Env) {
   CacheSettings Settings;
   if (!C.Dir.empty()) {
     Settings.Dir = C.Dir;
-  } else {
-    auto FromEnvironment = cacheSettingsFromEnvironment();
-    if (!FromEnvironment)
-      return reportError(FromEnvironment.takeError());
-    if (!*FromEnvironment)
-      return reportError(createStringError(
-          inconvertibleErrorCode(),
-          "no cache named: set DIVCC_CACHE_DIR or pass --dir DIR"));
-    Settings = **FromEnvironment;
+    return Settings;
   }
+  if (!Env.CacheDir || Env.CacheDir->empty())
+    return makeError(Twine("no cache named: set ") + EnvCacheDir +
+                     " or pass --dir DIR");
+  Settings.Dir = *Env.CacheDir;
+  if (Env.CacheSize) {
+    Expected<uint64_t> Bytes = parseCacheSize(*Env.CacheSize, EnvCacheSize);
+    if (!Bytes)
+      return Bytes.takeError();
+    Settings.MaxBytes = *Bytes;
+  }
+  return Settings;
+}
+
+int runCacheCommand(const CacheCommandLine &Line, const DivccEnvironment &Env) {
+  CacheCommandLine C = Line;
+  if (!C.Clear)
+    C.Stats = true;
+  Expected<CacheSettings> Found = cacheSettings(C, Env);
+  if (!Found)
+    return reportError(Found.takeError());
+  CacheSettings Settings = *Found;
   FrontendCache Cache(Settings);
 
   if (C.Clear) {
@@ -87,24 +104,20 @@ void addCacheSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   CLI::App *Cache = Divtool.add_subcommand(
       "cache", "Show or clear divcc's front-end cache");
   Cache->footer(
-      "divcc keeps the optimized bitcode of each translation unit in the "
-      "directory DIVCC_CACHE_DIR names, so that further variants of the same "
-      "code skip clang's front end and optimizer. This shows its counters and "
-      "size (--stats, the default) or empties it (--clear).");
+      std::string("divcc keeps the optimized bitcode of each translation "
+                  "unit in the directory ") +
+      EnvCacheDir +
+      " names, so that further variants of the same code skip clang's front "
+      "end and optimizer. This shows its counters and size (--stats, the "
+      "default) or empties it (--clear).");
   Cache->add_option("--dir", C->Dir,
-                    "The cache directory (default: $DIVCC_CACHE_DIR)");
+                    std::string("The cache directory (default: $") +
+                        EnvCacheDir + ")");
   Cache->add_flag("--stats,-s", C->Stats, "Show counters and size");
   Cache->add_flag("--clear,-C", C->Clear,
                   "Remove every entry and reset the counters");
   Cache->add_flag("--json", C->Json, "Print the statistics as JSON");
-  Cache->callback([&Run, C] {
-    Run = [C] {
-      CacheCommandLine Line = *C;
-      if (!Line.Clear)
-        Line.Stats = true;
-      return runCacheCommand(Line);
-    };
-  });
+  runWhenChosen(*Cache, Run, C, runCacheCommand);
 }
 
 } // namespace divcc

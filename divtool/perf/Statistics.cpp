@@ -2,6 +2,9 @@
 
 #include "divtool/perf/Statistics.h"
 
+#include <boost/math/distributions/students_t.hpp>
+#include <boost/math/special_functions/beta.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -43,53 +46,19 @@ double median(ArrayRef<double> X) {
                            : (Sorted[Half - 1] + Sorted[Half]) / 2;
 }
 
-/// The continued fraction of I_x(a, b) (Numerical Recipes 6.4, betacf),
-/// evaluated by the modified Lentz method; converges fast for
-/// x < (a + 1) / (a + b + 2).
-static double betaContinuedFraction(double A, double B, double X) {
-  constexpr double Tiny = 1e-300, Epsilon = 1e-16;
-  double QAB = A + B, QAP = A + 1, QAM = A - 1;
-  double C = 1, D = 1 - QAB * X / QAP;
-  if (std::fabs(D) < Tiny)
-    D = Tiny;
-  D = 1 / D;
-  double H = D;
-  // One term of the fraction: updates C and D (kept away from 0) and
-  // returns the factor the value is multiplied by.
-  auto Term = [&](double AA) {
-    D = 1 + AA * D;
-    if (std::fabs(D) < Tiny)
-      D = Tiny;
-    C = 1 + AA / C;
-    if (std::fabs(C) < Tiny)
-      C = Tiny;
-    D = 1 / D;
-    return D * C;
-  };
-  for (int M = 1; M <= 10000; ++M) {
-    int M2 = 2 * M;
-    H *= Term(M * (B - M) * X / ((QAM + M2) * (A + M2)));
-    double Delta = Term(-(A + M) * (QAB + M) * X / ((A + M2) * (QAP + M2)));
-    H *= Delta;
-    if (std::fabs(Delta - 1) < Epsilon)
-      break;
-  }
-  return H;
-}
+// Boost.Math's policy here: a domain error or an overflow gives NaN or
+// infinity, never an exception (the inputs are checked first anyway).
+using NoThrow = boost::math::policies::policy<
+    boost::math::policies::domain_error<boost::math::policies::ignore_error>,
+    boost::math::policies::overflow_error<boost::math::policies::ignore_error>,
+    boost::math::policies::evaluation_error<
+        boost::math::policies::ignore_error>>;
+using StudentT = boost::math::students_t_distribution<double, NoThrow>;
 
 double regularizedIncompleteBeta(double A, double B, double X) {
   if (!(A > 0) || !(B > 0) || !(X >= 0) || !(X <= 1))
     return NaN;
-  if (X == 0 || X == 1)
-    return X;
-  // x^a (1 - x)^b / (a B(a, b)), through logarithms.
-  double LogFront = std::lgamma(A + B) - std::lgamma(A) - std::lgamma(B) +
-                    A * std::log(X) + B * std::log1p(-X);
-  if (X < (A + 1) / (A + B + 2))
-    return std::exp(LogFront) * betaContinuedFraction(A, B, X) / A;
-  // The symmetry I_x(a, b) = 1 - I_(1-x)(b, a) keeps the fraction in its
-  // fast region.
-  return 1 - std::exp(LogFront) * betaContinuedFraction(B, A, 1 - X) / B;
+  return boost::math::ibeta(A, B, X, NoThrow());
 }
 
 double studentTTwoSided(double T, double Df) {
@@ -97,7 +66,10 @@ double studentTTwoSided(double T, double Df) {
     return NaN;
   if (std::isinf(T))
     return 0;
-  return regularizedIncompleteBeta(Df / 2, 0.5, Df / (Df + T * T));
+  // The upper tail directly, not 1 - CDF, so that small p-values keep
+  // their precision.
+  return 2 *
+         boost::math::cdf(boost::math::complement(StudentT(Df), std::fabs(T)));
 }
 
 double studentTCdf(double T, double Df) {
@@ -112,20 +84,7 @@ double studentTQuantile(double P, double Df) {
     return 0;
   if (P < 0.5)
     return -studentTQuantile(1 - P, Df);
-  // The upper tail 2 (1 - P) is computed directly, not as 1 - CDF, so that
-  // quantiles near 1 keep their precision.
-  double Tail = 2 * (1 - P);
-  double Lo = 0, Hi = 2;
-  while (studentTTwoSided(Hi, Df) > Tail && Hi < 1e300)
-    Hi *= 2;
-  for (int I = 0; I < 2000 && Hi - Lo > 1e-15 * Hi; ++I) {
-    double Mid = Lo + (Hi - Lo) / 2;
-    if (studentTTwoSided(Mid, Df) > Tail)
-      Lo = Mid;
-    else
-      Hi = Mid;
-  }
-  return Lo + (Hi - Lo) / 2;
+  return boost::math::quantile(boost::math::complement(StudentT(Df), 1 - P));
 }
 
 Summary summarize(ArrayRef<double> X, double Level) {

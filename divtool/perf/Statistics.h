@@ -7,12 +7,10 @@
 // two builds, Welch's unequal-variances t-test with the Welch-Satterthwaite
 // degrees of freedom.
 //
-// Student's t distribution is computed from the regularized incomplete beta
-// function (a continued fraction, evaluated by the modified Lentz method, as
-// in Numerical Recipes section 6.4); quantiles by bisection on the
-// distribution function, which is monotone, so they converge for any
-// degrees of freedom, whole or not. Values agree with scipy and mpmath to
-// about 1e-12 relative (tests/unit/StatisticsTest.cpp).
+// Student's t distribution, its quantiles and the regularized incomplete
+// beta function come from Boost.Math (students_t_distribution, ibeta), for
+// any degrees of freedom, whole or not. Values agree with scipy and mpmath
+// to about 1e-12 relative (tests/unit/StatisticsTest.cpp).
 //
 // Invariants: functions take samples as they are, never reorder the
 // caller's data, and return NaN (or no value) instead of a number when the

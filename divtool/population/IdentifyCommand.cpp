@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "divtool/CommandLine.h"
 #include "divtool/Subcommands.h"
 #include "divtool/population/VariantBuild.h"
 #include "registry/Fingerprints.h"
@@ -55,10 +56,6 @@ struct IdentifyCommandLine {
   std::string Suspect;
   bool Json = false;
 };
-
-Error fail(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 struct Candidate {
   std::string Variant;
@@ -115,11 +112,12 @@ Expected<bool> hashMatch(Registry &Reg, StringRef Hash, StringRef Kind,
 Expected<Answer> identify(Registry &Reg, StringRef Suspect) {
   Answer A;
   if (!sys::fs::exists(Suspect))
-    return fail("cannot read '" + Suspect + "': No such file or directory");
+    return makeError("cannot read '" + Suspect +
+                     "': No such file or directory");
   auto Buffer = MemoryBuffer::getFile(Suspect, false, false);
   if (!Buffer)
-    return fail("cannot read '" + Suspect +
-                "': " + Buffer.getError().message());
+    return makeError("cannot read '" + Suspect +
+                     "': " + Buffer.getError().message());
   StringRef Bytes = (*Buffer)->getBuffer();
   Expected<bool> Exact =
       hashMatch(Reg, toHex(Sha256::digest(Bytes)), "exact", A);
@@ -144,9 +142,9 @@ Expected<Answer> identify(Registry &Reg, StringRef Suspect) {
     sortUnique(Samples);
   }
   if (Samples.empty() || Bytes.size() < 2 * FingerprintWindowBytes)
-    return fail("'" + Suspect + "' is too small to identify (" +
-                Twine(Bytes.size()) + " bytes; at least " +
-                Twine(2 * FingerprintWindowBytes) + " needed)");
+    return makeError("'" + Suspect + "' is too small to identify (" +
+                     Twine(Bytes.size()) + " bytes; at least " +
+                     Twine(2 * FingerprintWindowBytes) + " needed)");
   A.Windows = Samples.size();
   Expected<Registry::FingerprintCounts> Counts = Reg.countFingerprints(Samples);
   if (!Counts)
@@ -180,7 +178,7 @@ Expected<Answer> identify(Registry &Reg, StringRef Suspect) {
   return A;
 }
 
-int runIdentifyCommand(const IdentifyCommandLine &C) {
+int runIdentifyCommand(const IdentifyCommandLine &C, const DivccEnvironment &) {
   Expected<OpenPopulation> Population = openPopulation(C.Registry, C.SeedFile);
   if (!Population)
     return reportError(Population.takeError());
@@ -279,8 +277,7 @@ void addIdentifySubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "(samples of 32-byte windows) against every variant.\n\nExit status: "
       "0 when a variant is identified, 1 on bad input, 2 on a usage error, "
       "4 when no variant matches (\"none\").");
-  Identify->callback(
-      [&Run, C] { Run = [C] { return runIdentifyCommand(*C); }; });
+  runWhenChosen(*Identify, Run, C, runIdentifyCommand);
 }
 
 } // namespace divcc

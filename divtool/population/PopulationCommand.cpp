@@ -4,8 +4,8 @@
 // own copy of the source tree with its own seed, J at a time, and records
 // them in the registry (registry/Registry.h). Variants share divcc's
 // front-end cache, so that only the first one runs clang's front end.
-// The building itself is buildPopulation (VariantBuild.h), which `divtool
-// perf` shares; this file is the command line around it.
+// The building itself is buildPopulation (Population.h), which `divtool
+// perf` and `divtool test` share; this file is the command line around it.
 //
 // Debug information is kept by default: a crash report from a customer's
 // stripped binary can only be read with it, and rebuilding from the seed
@@ -15,8 +15,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "divtool/CommandLine.h"
 #include "divtool/Subcommands.h"
-#include "divtool/population/VariantBuild.h"
+#include "divtool/population/Population.h"
+#include "random/SeedFile.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -27,22 +29,23 @@ using namespace llvm;
 namespace divcc {
 namespace {
 
-Error fail(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
-int runPopulationCommand(const PopulationOptions &C) {
+int runPopulationCommand(const PopulationOptions &C,
+                         const DivccEnvironment &Env) {
   if (C.Command.empty())
-    return reportError(fail("no build command: give it after '--', e.g. "
-                            "divtool population ... -- make CC=divcc"));
-  Expected<PopulationBuilt> Built = buildPopulation(C);
+    return reportError(makeError("no build command: give it after '--', e.g. "
+                                 "divtool population ... -- make CC=divcc"));
+  if (Error E = checkPopulationOptions(C))
+    return reportError(std::move(E));
+  Expected<MasterKey> Key = readSeedFile(C.SeedFile);
+  if (!Key)
+    return reportError(Key.takeError());
+  Expected<PopulationBuilt> Built = buildPopulation(C, *Key, Env);
   if (!Built)
     return reportError(Built.takeError());
   if (unsigned Failed = Built->Failed) {
-    errs() << "divtool: error: " << Failed << " variant"
-           << (Failed == 1 ? "" : "s")
-           << " failed to build; their trees and logs are kept in "
-           << Built->Out << "/variants\n";
+    printError(Twine(Failed) + " variant" + (Failed == 1 ? "" : "s") +
+               " failed to build; their trees and logs are kept in " +
+               Built->Out + "/variants");
     return 1;
   }
   return 0;
@@ -62,29 +65,28 @@ void addPopulationSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                   "The population's directory: variants/ID/tree, the "
                   "registry, the shared front-end cache")
       ->required();
-  Pop->add_option("--seed-file,-k", C->SeedFile,
-                  "The master secret: every variant's seed is derived from "
-                  "its bytes and the variant's id")
+  addSeedFileOption(*Pop, C->SeedFile,
+                    "The master secret: every variant's seed is derived from "
+                    "its bytes and the variant's id")
       ->required();
   Pop->add_option("--label,-l", C->Labels,
                   "A label for the next variant (e.g. a customer); repeat it, "
                   "one per variant in order")
       ->allow_extra_args(false);
-  Pop->add_option("-j,--jobs", C->Jobs, "Build J variants at a time")
-      ->default_val(1)
-      ->check(CLI::Range(1u, 256u));
+  addJobsOption(*Pop, C->Jobs);
   Pop->add_option("--artifact,-a", C->Artifacts,
                   "An output to record, relative to the tree (default: every "
                   "ELF executable or shared object the build creates)")
       ->allow_extra_args(false);
-  Pop->add_option("--source,-s", C->Source,
-                  "The source tree to copy (default: the current directory)");
+  addSourceOption(*Pop, C->Source);
   Pop->add_option("--registry", C->Registry,
                   "The registry (default: DIR/registry.sqlite)");
   Pop->add_option("--launcher", C->Launcher,
-                  "Run each compile through this command, e.g. distcc (sets "
-                  "DIVCC_PREFIX: compile hosts get a key derived from the "
-                  "variant's seed, never a seed)");
+                  std::string("Run each compile through this command, e.g. "
+                              "distcc (sets ") +
+                      EnvPrefix +
+                      ": compile hosts get a key derived from the variant's "
+                      "seed, never a seed)");
   Pop->add_flag("--strip", C->Strip,
                 "Also write a stripped copy of each artifact to "
                 "DIR/ship/ID/, and record its hash (implied unless "
@@ -95,25 +97,29 @@ void addPopulationSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                 "and keep its debug information in "
                 "DIR/.build-id/XX/REST.debug, by GNU build id, for "
                 "symbolize, gdb and debuginfod (default: on)");
-  Pop->add_flag("--progress,!--no-progress", C->Progress,
-                "Show a progress line on stderr (default: when it is a "
-                "terminal)");
-  Pop->add_option("command", C->Command,
-                  "The build command, after '--' (e.g. make CC=divcc)");
+  addProgressFlag(*Pop, C->Progress,
+                  "Show a progress line on stderr (default: when it is a "
+                  "terminal)");
+  addCommandArgument(*Pop, C->Command,
+                     "The build command, after '--' (e.g. make CC=divcc)");
   Pop->footer(
-      "Each variant gets a copy of the source tree in DIR/variants/ID/tree "
-      "(ids v0001, v0002... continuing the registry's numbering), where the "
-      "build command runs with DIVCC_SEED_FILE naming a private file that "
-      "holds the variant's seed (removed when the build ends) and "
-      "DIVCC_CACHE_DIR=DIR/cache unless set. The build's output goes to "
+      std::string("Each variant gets a copy of the source tree in "
+                  "DIR/variants/ID/tree (ids v0001, v0002... continuing the "
+                  "registry's numbering), where the build command runs with ") +
+      EnvSeedFile +
+      " naming a private file that holds the variant's seed (removed when "
+      "the build ends) and " +
+      EnvCacheDir +
+      "=DIR/cache unless set. The build's output goes to "
       "DIR/variants/ID/build.log. Unless --no-keep-debug, every divcc or "
       "div++ the build runs by name adds -g; the stripped artifacts go to "
       "DIR/ship/ID/ and their debug information to DIR/.build-id/ (DIR being "
       "the registry's directory), where gdb (set debug-file-directory), "
-      "eu-stack and debuginfod -F find it.\n\nExit status: 0 when every variant was "
+      "eu-stack and debuginfod -F find it.\n\nExit status: 0 when every "
+      "variant was "
       "built, 1 on bad input or when a variant failed (the others are "
       "recorded), 2 on a usage error.");
-  Pop->callback([&Run, C] { Run = [C] { return runPopulationCommand(*C); }; });
+  runWhenChosen(*Pop, Run, C, runPopulationCommand);
 }
 
 } // namespace divcc

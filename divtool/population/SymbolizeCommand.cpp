@@ -37,6 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "divtool/CommandLine.h"
 #include "divtool/Subcommands.h"
 #include "divtool/population/VariantBuild.h"
 
@@ -69,10 +70,6 @@ struct SymbolizeCommandLine {
   std::vector<std::string> Addresses;
 };
 
-Error fail(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 /// The addresses on the command line (as llvm-symbolizer reads them: 0x
 /// for hexadecimal), or every 0x... number in standard input.
 Expected<std::vector<uint64_t>> readAddresses(ArrayRef<std::string> Args) {
@@ -80,15 +77,15 @@ Expected<std::vector<uint64_t>> readAddresses(ArrayRef<std::string> Args) {
   for (const std::string &Arg : Args) {
     uint64_t A;
     if (StringRef(Arg).getAsInteger(0, A))
-      return fail("invalid address '" + Arg +
-                  "' (expected a number such as 0x401136)");
+      return makeError("invalid address '" + Arg +
+                       "' (expected a number such as 0x401136)");
     Addresses.push_back(A);
   }
   if (!Args.empty())
     return Addresses;
   ErrorOr<std::unique_ptr<MemoryBuffer>> In = MemoryBuffer::getSTDIN();
   if (!In)
-    return fail("cannot read standard input: " + In.getError().message());
+    return makeError("cannot read standard input: " + In.getError().message());
   StringRef Text = (*In)->getBuffer();
   for (size_t I = 0; I + 2 < Text.size(); ++I) {
     if (Text[I] != '0' || (Text[I + 1] != 'x' && Text[I + 1] != 'X') ||
@@ -103,8 +100,9 @@ Expected<std::vector<uint64_t>> readAddresses(ArrayRef<std::string> Args) {
     I = End - 1;
   }
   if (Addresses.empty())
-    return fail("no addresses: give them as arguments, or on standard input "
-                "as 0x... numbers");
+    return makeError(
+        "no addresses: give them as arguments, or on standard input "
+        "as 0x... numbers");
   return Addresses;
 }
 
@@ -112,7 +110,7 @@ Expected<std::vector<uint64_t>> readAddresses(ArrayRef<std::string> Args) {
 Expected<ArtifactRecord> artifactOf(StringRef Binary, const VariantRecord &V,
                                     ArrayRef<ArtifactRecord> Artifacts) {
   if (!sys::fs::exists(Binary))
-    return fail("cannot read '" + Binary + "': No such file or directory");
+    return makeError("cannot read '" + Binary + "': No such file or directory");
   Expected<std::string> Sha = fileSha256(Binary);
   if (!Sha)
     return Sha.takeError();
@@ -126,9 +124,10 @@ Expected<ArtifactRecord> artifactOf(StringRef Binary, const VariantRecord &V,
         (!A.StrippedSha256.empty() && *Sha == A.StrippedSha256) ||
         (!Code.empty() && Code == A.CodeSha256))
       return A;
-  return fail("'" + Binary + "' is not an artifact of " + describeVariant(V) +
-              ": neither its SHA-256 nor its code matches the registry's "
-              "(divtool identify tells which variant it is)");
+  return makeError("'" + Binary + "' is not an artifact of " +
+                   describeVariant(V) +
+                   ": neither its SHA-256 nor its code matches the registry's "
+                   "(divtool identify tells which variant it is)");
 }
 
 /// The functions of an ELF file, from its symbol table: local functions of
@@ -151,7 +150,7 @@ public:
       return Obj.takeError();
     auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj->getBinary());
     if (!Elf)
-      return fail("'" + Path + "' is not an ELF file");
+      return makeError("'" + Path + "' is not an ELF file");
     for (const object::ELFSymbolRef &S : Elf->symbols()) {
       Expected<object::SymbolRef::Type> Type = S.getType();
       Expected<StringRef> Name = S.getName();
@@ -291,8 +290,8 @@ Expected<RebuiltVariant> rebuild(const SymbolizeCommandLine &C,
     return R.takeError();
   File = R->Tree + "/" + A.Path;
   if (!sys::fs::exists(File))
-    return fail("the rebuild of " + V.Id + " did not produce '" + A.Path +
-                "'");
+    return makeError("the rebuild of " + V.Id + " did not produce '" + A.Path +
+                     "'");
   if (C.Keep)
     errs() << "divtool symbolize: the rebuilt tree is kept in '" << R->Tree
            << "'\n";
@@ -306,7 +305,8 @@ Expected<std::string> codeOf(StringRef File) {
   return codeSha256(*Image);
 }
 
-int runSymbolizeCommand(const SymbolizeCommandLine &C) {
+int runSymbolizeCommand(const SymbolizeCommandLine &C,
+                        const DivccEnvironment &) {
   Expected<OpenPopulation> Population = openPopulation(C.Registry, C.SeedFile);
   if (!Population)
     return reportError(Population.takeError());
@@ -322,8 +322,8 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C) {
   if (!A)
     return reportError(A.takeError());
   if (A->CodeSha256.empty())
-    return reportError(fail("artifact '" + A->Path + "' of " + V->Id +
-                            " is not an ELF executable or shared object"));
+    return reportError(makeError("artifact '" + A->Path + "' of " + V->Id +
+                                 " is not an ELF executable or shared object"));
   Expected<std::vector<uint64_t>> Addresses = readAddresses(C.Addresses);
   if (!Addresses)
     return reportError(Addresses.takeError());
@@ -367,11 +367,11 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C) {
     Rebuilt.emplace(std::move(*R));
     D.Roots.push_back(Rebuilt->Tree + "/");
     if (!hasLineTables(File))
-      return reportError(
-          fail("the rebuild of '" + A->Path +
-               "' has no debug information: the "
-               "build command must run divcc or div++ by name (through PATH, a "
-               "CC=/CXX= argument, or $CC/$CXX) for symbolize to add -g"));
+      return reportError(makeError(
+          "the rebuild of '" + A->Path +
+          "' has no debug information: the "
+          "build command must run divcc or div++ by name (through PATH, a "
+          "CC=/CXX= argument, or $CC/$CXX) for symbolize to add -g"));
     Expected<std::string> Code = codeOf(File);
     if (!Code)
       return reportError(Code.takeError());
@@ -381,7 +381,7 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C) {
                 "code is the registry's): regenerated with matching code\n";
     } else if (V->KeptDebugInfo) {
       // Built with -g in the first place: nothing else to compare with.
-      return reportError(fail(
+      return reportError(makeError(
           "the rebuild of " + V->Id + " has other code than the registry's '" +
           A->Path +
           "': the source tree, the compiler or the build changed since the "
@@ -402,9 +402,9 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C) {
       if (!ExactCode)
         return reportError(ExactCode.takeError());
       if (*ExactCode != A->CodeSha256)
-        return reportError(fail(
-            "the rebuild of " + V->Id + " has other code than the registry's '" +
-            A->Path +
+        return reportError(makeError(
+            "the rebuild of " + V->Id +
+            " has other code than the registry's '" + A->Path +
             "': the source tree, the compiler or the build changed since the "
             "population was built (divtool verify tells more)"));
       Expected<FunctionTable> Exact = FunctionTable::read(ExactFile);
@@ -437,14 +437,13 @@ void addSymbolizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   addRegistryOptions(*Symbolize, C->Registry, C->SeedFile);
   Symbolize->add_option("--variant", C->Variant, "The variant BINARY is")
       ->required();
-  Symbolize->add_option("--source,-s", C->Source,
-                        "The source tree (default: the one the population "
-                        "was built from)");
+  addSourceOption(*Symbolize, C->Source,
+                  "The source tree (default: the one the population was "
+                  "built from)");
   Symbolize->add_flag("--rebuild", C->Rebuild,
                       "Regenerate the debug information from the seed even "
                       "if the population kept it");
-  Symbolize->add_flag("--keep", C->Keep,
-                      "Keep the temporary tree of the rebuild");
+  addKeepFlag(*Symbolize, C->Keep, "Keep the temporary tree of the rebuild");
   Symbolize
       ->add_option("binary", C->Binary,
                    "The variant's binary the addresses are in (may be "
@@ -466,8 +465,7 @@ void addSymbolizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "(where -g changes the code of a population built without it)."
       "\n\nExit status: 0 "
       "on success, 1 on bad input or a failed rebuild, 2 on a usage error.");
-  Symbolize->callback(
-      [&Run, C] { Run = [C] { return runSymbolizeCommand(*C); }; });
+  runWhenChosen(*Symbolize, Run, C, runSymbolizeCommand);
 }
 
 } // namespace divcc

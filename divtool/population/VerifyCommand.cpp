@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "divtool/CommandLine.h"
 #include "divtool/Subcommands.h"
 #include "divtool/population/VariantBuild.h"
 
@@ -38,10 +39,6 @@ struct VerifyCommandLine {
   std::string Shipped;
 };
 
-Error fail(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 /// What identifies a binary: its file hash and, for ELF, its code hash.
 struct BinaryFacts {
   std::string Path;
@@ -51,7 +48,7 @@ struct BinaryFacts {
 
 Expected<BinaryFacts> readFacts(StringRef Path) {
   if (!sys::fs::exists(Path))
-    return fail("cannot read '" + Path + "': No such file or directory");
+    return makeError("cannot read '" + Path + "': No such file or directory");
   BinaryFacts F;
   F.Path = Path.str();
   Expected<std::string> Sha = fileSha256(Path);
@@ -110,15 +107,17 @@ choose(Registry &Reg, const VerifyCommandLine &C,
         Claimants.insert(A.Variant);
     }
     if (Claimants.empty())
-      return fail("'" + Shipped->Path + "' matches no artifact in registry '" +
-                  Reg.path() +
-                  "' (modified, or from another population?); "
-                  "name the variant to rebuild with --variant, or look for "
-                  "it with divtool identify");
+      return makeError(
+          "'" + Shipped->Path + "' matches no artifact in registry '" +
+          Reg.path() +
+          "' (modified, or from another population?); "
+          "name the variant to rebuild with --variant, or look for "
+          "it with divtool identify");
     if (Claimants.size() > 1)
-      return fail("'" + Shipped->Path + "' matches artifacts of " +
-                  Twine(Claimants.size()) + " variants (" +
-                  llvm::join(Claimants, ", ") + "); name one with --variant");
+      return makeError("'" + Shipped->Path + "' matches artifacts of " +
+                       Twine(Claimants.size()) + " variants (" +
+                       llvm::join(Claimants, ", ") +
+                       "); name one with --variant");
     Id = *Claimants.begin();
   }
   Expected<VariantRecord> V = Reg.builtVariant(Id);
@@ -139,8 +138,8 @@ choose(Registry &Reg, const VerifyCommandLine &C,
       if (A.Path == C.Artifact)
         Chosen.push_back(A);
     if (Chosen.empty())
-      return fail(describeVariant(*V) + " has no artifact '" + C.Artifact +
-                  "' (it has " + Names() + ")");
+      return makeError(describeVariant(*V) + " has no artifact '" + C.Artifact +
+                       "' (it has " + Names() + ")");
   } else if (Shipped) {
     for (const ArtifactRecord &A : *All)
       if (compare(*Shipped, A) != Match::Differs)
@@ -152,19 +151,19 @@ choose(Registry &Reg, const VerifyCommandLine &C,
         if (sys::path::filename(A.Path) == sys::path::filename(Shipped->Path))
           Chosen.push_back(A);
     if (Chosen.size() != 1)
-      return fail("which artifact of " + describeVariant(*V) + " is '" +
-                  Shipped->Path + "'? name it with --artifact (it has " +
-                  Names() + ")");
+      return makeError("which artifact of " + describeVariant(*V) + " is '" +
+                       Shipped->Path + "'? name it with --artifact (it has " +
+                       Names() + ")");
   } else {
     Chosen = *All;
   }
   return std::make_pair(std::move(*V), std::move(Chosen));
 }
 
-int runVerifyCommand(const VerifyCommandLine &C) {
+int runVerifyCommand(const VerifyCommandLine &C, const DivccEnvironment &) {
   if (C.Shipped.empty() && C.Variant.empty())
-    return reportError(fail("nothing to verify: give the shipped binary, "
-                            "or the variant with --variant"));
+    return reportError(makeError("nothing to verify: give the shipped binary, "
+                                 "or the variant with --variant"));
   Expected<OpenPopulation> Population = openPopulation(C.Registry, C.SeedFile);
   if (!Population)
     return reportError(Population.takeError());
@@ -264,10 +263,10 @@ void addVerifySubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                      "artifact the shipped binary is)");
   Verify->add_option("--artifact,-a", C->Artifact,
                      "The artifact to compare, when the variant has several");
-  Verify->add_option("--source,-s", C->Source,
-                     "The source tree (default: the one the population was "
-                     "built from)");
-  Verify->add_flag("--keep", C->Keep, "Keep the temporary tree of the rebuild");
+  addSourceOption(*Verify, C->Source,
+                  "The source tree (default: the one the population was "
+                  "built from)");
+  addKeepFlag(*Verify, C->Keep, "Keep the temporary tree of the rebuild");
   Verify->add_option("shipped", C->Shipped,
                      "The shipped binary (optional with --variant)");
   Verify->footer(
@@ -278,7 +277,7 @@ void addVerifySubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "stripped copy --strip made, or the same code, e.g. stripped by "
       "another tool), 1 on bad input or a failed rebuild, 2 on a usage "
       "error, 3 when something differs.");
-  Verify->callback([&Run, C] { Run = [C] { return runVerifyCommand(*C); }; });
+  runWhenChosen(*Verify, Run, C, runVerifyCommand);
 }
 
 } // namespace divcc

@@ -2,7 +2,7 @@
 //
 // Builds the project once undiversified (-fno-diversify through
 // DIVCC_OPTIONS) and K times diversified, through the population machinery
-// (divtool/population/VariantBuild.h: the same variant ids and seeds as
+// (divtool/population/Population.h: the same variant ids and seeds as
 // `divtool population` with the same seed file), runs the project's test
 // command in each tree, and reports every variant whose result (exit
 // status, standard output) differs from the undiversified build's. With
@@ -21,7 +21,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "divtool/CommandLine.h"
 #include "divtool/Subcommands.h"
+#include "divtool/population/Population.h"
 #include "divtool/population/VariantBuild.h"
 #include "divtool/test/Bisect.h"
 #include "divtool/test/TestRun.h"
@@ -30,12 +32,9 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
-
-#include <cstdlib>
 
 using namespace llvm;
 
@@ -58,10 +57,6 @@ struct TestCommandLine {
   std::vector<std::string> Command;
 };
 
-Error fail(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
-
 /// The transformations of -fdiversify=LIST, in divcc's table order.
 Expected<std::vector<Transformation>> parseTransforms(StringRef List) {
   TransformationSet Set;
@@ -76,8 +71,8 @@ Expected<std::vector<Transformation>> parseTransforms(StringRef List) {
         Known = true;
       }
     if (!Known)
-      return fail("unknown transformation '" + Name + "' in --transforms " +
-                  List);
+      return makeError("unknown transformation '" + Name +
+                       "' in --transforms " + List);
   }
   std::vector<Transformation> Active;
   for (const TransformationInfo &Info : allTransformations())
@@ -86,22 +81,11 @@ Expected<std::vector<Transformation>> parseTransforms(StringRef List) {
   return Active;
 }
 
-/// \p Word as one shell word: as it is when that is safe, else quoted.
-std::string shellWord(StringRef Word) {
-  if (!Word.empty() && all_of(Word, [](char C) {
-        return isAlnum(C) || StringRef("_./=:,@%+-").contains(C);
-      }))
-    return Word.str();
-  std::string Out = "'";
-  for (char C : Word)
-    Out += C == '\'' ? std::string("'\\''") : std::string(1, C);
-  return Out + "'";
-}
-
 class TestRunner {
 public:
-  TestRunner(const TestCommandLine &C, MasterKey Key)
-      : C(C), Key(std::move(Key)) {}
+  TestRunner(const TestCommandLine &C, MasterKey Key,
+             const DivccEnvironment &Env)
+      : C(C), Key(std::move(Key)), Env(Env) {}
   int run();
 
 private:
@@ -122,6 +106,7 @@ private:
 
   const TestCommandLine &C;
   MasterKey Key;
+  const DivccEnvironment &Env;
   std::vector<Transformation> Active;
   std::string DivccOptions; ///< What every variant's divcc is given.
   /// DIVCC_OPTIONS of divtool's environment, ahead of divtool test's own.
@@ -146,10 +131,10 @@ Error TestRunner::prepare() {
   if (!C.Functions.empty()) {
     for (Transformation T : Active) {
       if (!allTransformations()[unsigned(T)].PerFunction)
-        return fail("--functions applies to per-function transformations, "
-                    "and '" +
-                    Twine(transformationName(T)) +
-                    "' in --transforms acts on whole modules or the link");
+        return makeError("--functions applies to per-function transformations, "
+                         "and '" +
+                         Twine(transformationName(T)) +
+                         "' in --transforms acts on whole modules or the link");
       DivccOptions +=
           " -fdiversify-only=" + std::string(transformationName(T)) + ":" +
           C.Functions;
@@ -158,15 +143,13 @@ Error TestRunner::prepare() {
   for (const std::string &Id : C.Only)
     if (!StringRef(Id).starts_with("v") || Id.size() < 5 ||
         !all_of(StringRef(Id).drop_front(), isDigit))
-      return fail("'" + Id + "' is not a variant id (v0001, v0002...)");
+      return makeError("'" + Id + "' is not a variant id (v0001, v0002...)");
 
+  Expected<std::string> Tree = resolveSourceTree(C.Source);
+  if (!Tree)
+    return Tree.takeError();
+  Source = *Tree;
   SmallString<256> Real;
-  if (std::error_code EC =
-          sys::fs::real_path(C.Source.empty() ? "." : C.Source, Real))
-    return fail("source tree '" + C.Source + "': " + EC.message());
-  if (!sys::fs::is_directory(Real))
-    return fail("source tree '" + Real + "' is not a directory");
-  Source = std::string(Real);
   SmallString<256> Seed(C.SeedFile);
   sys::fs::make_absolute(Seed);
   SeedFile = std::string(Seed);
@@ -188,26 +171,26 @@ Error TestRunner::prepare() {
     std::error_code EC;
     if (sys::fs::exists(Out) &&
         sys::fs::directory_iterator(Out, EC) != sys::fs::directory_iterator())
-      return fail("'" + Out +
-                  "' is not empty: divtool test needs a new "
-                  "directory for --out");
+      return makeError("'" + Out +
+                       "' is not empty: divtool test needs a new "
+                       "directory for --out");
     if ((EC = sys::fs::create_directories(Out)))
-      return fail("cannot create '" + Out + "': " + EC.message());
+      return makeError("cannot create '" + Out + "': " + EC.message());
     if ((EC = sys::fs::real_path(Twine(Out), Out)))
-      return fail("'" + Out + "': " + EC.message());
+      return makeError("'" + Out + "': " + EC.message());
     if (Out == Source)
-      return fail("--out '" + Out + "' is the source tree; choose another");
+      return makeError("--out '" + Out +
+                       "' is the source tree; choose another");
     Work = std::string(Out);
   }
   Exclude.push_back(Work);
   ResultsDir = Work + "/results";
   if (std::error_code EC = sys::fs::create_directories(ResultsDir + "/lists"))
-    return fail("cannot create '" + ResultsDir + "': " + EC.message());
+    return makeError("cannot create '" + ResultsDir + "': " + EC.message());
 
   // Every build shares one front-end cache: the variants' rebuilds compile
   // the same source. DIVCC_CACHE_DIR, when set, chooses it (empty: none).
-  if (std::optional<std::string> User =
-          sys::Process::GetEnv("DIVCC_CACHE_DIR")) {
+  if (const std::optional<std::string> &User = Env.CacheDir) {
     SmallString<256> Dir(*User);
     if (!User->empty())
       sys::fs::make_absolute(Dir);
@@ -215,8 +198,8 @@ Error TestRunner::prepare() {
   } else {
     CacheDir = Work + "/cache";
   }
-  if (std::optional<std::string> User = sys::Process::GetEnv("DIVCC_OPTIONS"))
-    UserOptions = *User + " ";
+  if (Env.Options)
+    UserOptions = *Env.Options + " ";
   BuildCommand = {"/bin/sh", "-c", C.Build};
   Test.Argv = C.Command;
   Test.TimeoutSeconds = C.Timeout;
@@ -265,16 +248,16 @@ Error TestRunner::runReference() {
   if (!First)
     return First.takeError();
   if (First->What == TestResult::Kind::BuildFailed)
-    return fail(First->BuildError);
+    return makeError(First->BuildError);
   if (First->What == TestResult::Kind::TimedOut)
-    return fail("the test command timed out on the undiversified build "
-                "(after " +
-                Twine(C.Timeout) + " s; see --timeout)");
+    return makeError("the test command timed out on the undiversified build "
+                     "(after " +
+                     Twine(C.Timeout) + " s; see --timeout)");
   if (!sameResult(*First, Second))
-    return fail("the test command gives different results on the same "
-                "undiversified build (" +
-                describeDifference(*First, Second, C.Timeout) +
-                "): divtool test needs a deterministic test");
+    return makeError("the test command gives different results on the same "
+                     "undiversified build (" +
+                     describeDifference(*First, Second, C.Timeout) +
+                     "): divtool test needs a deterministic test");
   Reference = std::move(*First);
   outs() << "undiversified: " << describeResult(Reference, C.Timeout) << "\n";
   outs().flush();
@@ -282,12 +265,8 @@ Error TestRunner::runReference() {
 }
 
 Error TestRunner::runPopulation() {
-  // The population's builds inherit divtool's environment: DIVCC_OPTIONS
-  // set here reaches every divcc they run.
-  std::optional<std::string> Saved = sys::Process::GetEnv("DIVCC_OPTIONS");
-  std::string Options = UserOptions + DivccOptions;
-  ::setenv("DIVCC_OPTIONS", Options.c_str(), 1);
   PopulationOptions P;
+  P.DivccOptions = UserOptions + DivccOptions;
   P.Count = C.Variants;
   P.Out = Work;
   P.SeedFile = SeedFile;
@@ -295,11 +274,7 @@ Error TestRunner::runPopulation() {
   P.Source = Source;
   P.Command = BuildCommand;
   P.Tool = "divtool test";
-  Expected<PopulationBuilt> Built = buildPopulation(P);
-  if (Saved)
-    ::setenv("DIVCC_OPTIONS", Saved->c_str(), 1);
-  else
-    ::unsetenv("DIVCC_OPTIONS");
+  Expected<PopulationBuilt> Built = buildPopulation(P, Key, Env);
   if (!Built)
     return Built.takeError();
 
@@ -339,10 +314,7 @@ std::string TestRunner::reproduction(StringRef Id, StringRef Transforms,
   }
   Words.push_back("--");
   Words.insert(Words.end(), C.Command.begin(), C.Command.end());
-  std::string Line;
-  for (const std::string &W : Words)
-    Line += (Line.empty() ? "" : " ") + shellWord(W);
-  return Line;
+  return shellJoin(Words);
 }
 
 void TestRunner::bisect(StringRef Id) {
@@ -448,20 +420,20 @@ int TestRunner::run() {
   return Failing.empty() ? 0 : 3;
 }
 
-int runTestCommand(const TestCommandLine &C) {
+int runTestCommand(const TestCommandLine &C, const DivccEnvironment &Env) {
   if (C.Command.empty())
-    return reportError(fail("no test command: give it after '--', e.g. "
-                            "divtool test ... -- ./run-tests"));
+    return reportError(makeError("no test command: give it after '--', e.g. "
+                                 "divtool test ... -- ./run-tests"));
   if (C.Only.empty() && C.Variants == 0)
-    return reportError(fail("how many variants? give --variants K, or "
-                            "--only ID"));
+    return reportError(makeError("how many variants? give --variants K, or "
+                                 "--only ID"));
   if (C.Bisect && !C.Functions.empty())
-    return reportError(fail("--bisect chooses the functions itself: leave "
-                            "out --functions"));
+    return reportError(makeError("--bisect chooses the functions itself: leave "
+                                 "out --functions"));
   Expected<MasterKey> Key = readSeedFile(C.SeedFile);
   if (!Key)
     return reportError(Key.takeError());
-  return TestRunner(C, std::move(*Key)).run();
+  return TestRunner(C, std::move(*Key), Env).run();
 }
 
 } // namespace
@@ -474,16 +446,15 @@ void addTestSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   Test->add_option("--variants,-n", C->Variants,
                    "How many variants to build and test (v0001...)")
       ->check(CLI::Range(1u, 100000u));
-  Test->add_option("--seed-file,-k", C->SeedFile,
-                   "The master secret: variant ID's seed is derived from it "
-                   "as divtool population derives it")
+  addSeedFileOption(*Test, C->SeedFile,
+                    "The master secret: variant ID's seed is derived from it "
+                    "as divtool population derives it")
       ->required();
   Test->add_option("--build,-b", C->Build,
                    "The build command, run by /bin/sh in a copy of the "
                    "source tree (e.g. 'make CC=divcc')")
       ->required();
-  Test->add_option("--source,-s", C->Source,
-                   "The source tree to copy (default: the current directory)");
+  addSourceOption(*Test, C->Source);
   Test->add_option("--out,-o", C->Out,
                    "A new directory for the variants' trees, logs and test "
                    "outputs (default: a temporary one, removed at the end)");
@@ -500,24 +471,22 @@ void addTestSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   Test->add_flag("--bisect", C->Bisect,
                  "Narrow each failing variant to a transformation and a "
                  "function");
-  Test->add_flag("--keep", C->Keep,
-                 "Keep the temporary trees (and the temporary --out)");
-  Test->add_option("-j,--jobs", C->Jobs, "Build J variants at a time")
-      ->default_val(1)
-      ->check(CLI::Range(1u, 256u));
+  addKeepFlag(*Test, C->Keep,
+              "Keep the temporary trees (and the temporary --out)");
+  addJobsOption(*Test, C->Jobs);
   Test->add_option("--timeout", C->Timeout,
                    "Seconds a test run may take before it is killed and "
                    "counted as timed out (default 300)")
       ->check(CLI::Range(1u, 86400u));
-  Test->add_option("command", C->Command,
-                   "The test command, after '--', run in the built tree "
-                   "(e.g. ./run-tests)");
+  addCommandArgument(*Test, C->Command,
+                     "The test command, after '--', run in the built tree "
+                     "(e.g. ./run-tests)");
   Test->footer(
       "Exit status: 0 when every variant behaves as the undiversified build "
       "(same exit status, same standard output), 3 when some variant "
       "differs, 1 on bad input or when the undiversified build or its test "
       "fails to run, 2 on a usage error.");
-  Test->callback([&Run, C] { Run = [C] { return runTestCommand(*C); }; });
+  runWhenChosen(*Test, Run, C, runTestCommand);
 }
 
 } // namespace divcc

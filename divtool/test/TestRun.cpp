@@ -2,8 +2,8 @@
 
 #include "divtool/test/TestRun.h"
 
-#include "divtool/population/VariantBuild.h"
 #include "support/Environment.h"
+#include "support/Process.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
@@ -22,8 +22,7 @@ Expected<TestResult> runTest(const TestCommandSpec &Test, StringRef Tree,
   TestResult R;
   R.StdoutFile = (OutputStem + ".out").str();
   R.StderrFile = (OutputStem + ".err").str();
-  std::vector<std::string> Env =
-      environmentWith({"DIVCC_SEED_FILE", "DIVCC_OPTIONS"}, {});
+  std::vector<std::string> Env = environmentWith({EnvSeedFile, EnvOptions}, {});
   Expected<pid_t> Pid =
       startProcess(Test.Argv, Tree, Env, R.StdoutFile, R.StderrFile,
                    /*OwnProcessGroup=*/true, "the test command");
@@ -33,10 +32,10 @@ Expected<TestResult> runTest(const TestCommandSpec &Test, StringRef Tree,
   auto Deadline = std::chrono::steady_clock::now() +
                   std::chrono::seconds(Test.TimeoutSeconds);
   std::optional<int> Status;
-  while (!(Status = waitBuild(*Pid, /*Block=*/false))) {
+  while (!(Status = waitProcess(*Pid, /*Block=*/false))) {
     if (std::chrono::steady_clock::now() >= Deadline) {
       ::kill(-*Pid, SIGKILL);
-      waitBuild(*Pid, /*Block=*/true);
+      waitProcess(*Pid, /*Block=*/true);
       R.What = TestResult::Kind::TimedOut;
       break;
     }

@@ -58,10 +58,10 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
 #include "llvm/CodeGen/Passes.h"
+#include "llvm/CodeGen/ScheduleDAGMutation.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
-#include "llvm/CodeGen/ScheduleDAGMutation.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include <array>
@@ -86,10 +86,9 @@ struct NopTable {
         Paciasp(opcodeNamed(TII, Name, "PACIASP")),
         Pacibsp(opcodeNamed(TII, Name, "PACIBSP")),
         PauthPrologue(opcodeNamed(TII, Name, "PAUTH_PROLOGUE")),
-        ZeroRegisterForms{opcodeNamed(TII, Name, "ORRXrs"),
-                          opcodeNamed(TII, Name, "EORXrs"),
-                          opcodeNamed(TII, Name, "ANDXrs"),
-                          opcodeNamed(TII, Name, "ADDXrs")},
+        ZeroRegisterForms{
+            opcodeNamed(TII, Name, "ORRXrs"), opcodeNamed(TII, Name, "EORXrs"),
+            opcodeNamed(TII, Name, "ANDXrs"), opcodeNamed(TII, Name, "ADDXrs")},
         XZR(registerNamed(*STI.getRegisterInfo(), Name, "xzr")) {}
 
   const TargetInstrInfo &TII;
@@ -106,7 +105,7 @@ public:
 
   void insertNop(MachineBasicBlock &MBB, MachineBasicBlock::instr_iterator I,
                  unsigned Form) const override {
-    const NopTable &T = table(*MBB.getParent());
+    const NopTable &T = Nops.get(MBB.getParent()->getSubtarget());
     const TargetInstrInfo &TII = T.TII;
     DebugLoc DL = I != MBB.instr_end() ? I->getDebugLoc() : DebugLoc();
     if (Form == 0) {
@@ -123,7 +122,7 @@ public:
   }
 
   bool mustStayFirst(const MachineInstr &MI) const override {
-    const NopTable &T = table(*MI.getMF());
+    const NopTable &T = Nops.get(MI.getMF()->getSubtarget());
     unsigned Opc = MI.getOpcode();
     if (Opc == T.Paciasp || Opc == T.Pacibsp || Opc == T.PauthPrologue)
       return true;
@@ -160,13 +159,7 @@ public:
   }
 
 private:
-  const NopTable &table(const MachineFunction &MF) const {
-    if (!Nops)
-      Nops.emplace(MF.getSubtarget());
-    return *Nops;
-  }
-
-  mutable std::optional<NopTable> Nops;
+  LazyTable<NopTable> Nops;
 };
 
 } // namespace

@@ -25,8 +25,8 @@
 
 #include "targets/aarch64/AArch64.h"
 
-#include "llvm/CodeGen/ScheduleDAGMutation.h"
 #include "targets/TargetNames.h"
+#include "llvm/CodeGen/ScheduleDAGMutation.h"
 
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/MacroFusion.h"

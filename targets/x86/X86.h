@@ -26,7 +26,8 @@ std::unique_ptr<SubstitutionTarget>
 createX86SubstitutionTarget(const llvm::TargetSubtargetInfo &STI);
 
 /// X86GadgetTarget.cpp.
-std::unique_ptr<GadgetTarget> createX86GadgetTarget(const llvm::MCInstrInfo &MII);
+std::unique_ptr<GadgetTarget>
+createX86GadgetTarget(const llvm::MCInstrInfo &MII);
 
 } // namespace divcc
 

@@ -31,10 +31,10 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
+#include "llvm/CodeGen/ScheduleDAGMutation.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
-#include "llvm/CodeGen/ScheduleDAGMutation.h"
 #include "llvm/Support/ErrorHandling.h"
 
 #include <optional>
@@ -78,7 +78,7 @@ public:
 
   void insertNop(MachineBasicBlock &MBB, MachineBasicBlock::instr_iterator I,
                  unsigned Form) const override {
-    const NopTable &T = table(*MBB.getParent());
+    const NopTable &T = Nops.get(MBB.getParent()->getSubtarget());
     const TargetInstrInfo &TII = T.TII;
     DebugLoc DL = I != MBB.instr_end() ? I->getDebugLoc() : DebugLoc();
     switch (Form) {
@@ -108,7 +108,7 @@ public:
   }
 
   bool mustStayFirst(const MachineInstr &MI) const override {
-    const NopTable &T = table(*MI.getMF());
+    const NopTable &T = Nops.get(MI.getMF()->getSubtarget());
     return MI.getOpcode() == T.Endbr64 || MI.getOpcode() == T.Endbr32;
   }
 
@@ -141,13 +141,7 @@ public:
   }
 
 private:
-  const NopTable &table(const MachineFunction &MF) const {
-    if (!Nops)
-      Nops.emplace(MF.getSubtarget());
-    return *Nops;
-  }
-
-  mutable std::optional<NopTable> Nops;
+  LazyTable<NopTable> Nops;
 };
 
 } // namespace

@@ -32,8 +32,8 @@
 
 #include "targets/x86/X86.h"
 
-#include "llvm/CodeGen/ScheduleDAGMutation.h"
 #include "targets/TargetNames.h"
+#include "llvm/CodeGen/ScheduleDAGMutation.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"

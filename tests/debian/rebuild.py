@@ -40,8 +40,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-START = time.monotonic()
+from divtest import longrun, tools
+from divtest.longrun import fmt_time, say
+from divtest.tools import build_dir
+
 DEBIAN_MIRROR = "http://deb.debian.org/debian"
 SECURITY_MIRROR = "http://deb.debian.org/debian-security"
 KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
@@ -79,20 +81,8 @@ PACKAGES = [
 BY_NAME = {p.name: p for p in PACKAGES}
 
 
-def say(msg):
-    print(f"[{time.monotonic() - START:7.1f}s] {msg}", flush=True)
-
-
-def fmt_time(seconds):
-    return f"{seconds:.1f}s" if seconds < 120 else f"{seconds / 60:.1f}min"
-
-
 def fail_early(msg):
     sys.exit(f"debian: error: {msg}")
-
-
-def build_dir():
-    return Path(os.environ.get("DIVCC_BUILD_DIR", ROOT / "build"))
 
 
 def tail(path, n=25):
@@ -718,10 +708,7 @@ def parse_args():
 
 def main():
     args = parse_args()
-    for tool in ("divcc", "div++"):
-        if not (build_dir() / tool).exists():
-            fail_early(f"{build_dir() / tool} is missing: build divcc first "
-                       f"(./scripts/build.sh) or set DIVCC_BUILD_DIR")
+    tools.require_build("debian: error")
     for tool in ("apt-get", "apt-cache", "dpkg-buildpackage", "dpkg-buildflags", "dpkg-deb",
                  "dpkg-source", "objcopy"):
         if shutil.which(tool) is None:
@@ -733,11 +720,7 @@ def main():
     if "nocheck" in os.environ.get("DEB_BUILD_OPTIONS", ""):
         say("DEB_BUILD_OPTIONS has nocheck: ignored, the packages' tests always run")
 
-    if args.work_dir:
-        work = Path(args.work_dir).resolve()
-        work.mkdir(parents=True, exist_ok=True)
-    else:
-        work = Path(tempfile.mkdtemp(prefix="divcc-debian-"))
+    work = longrun.work_dir(args.work_dir, "divcc-debian-")
     # apt's download sandbox (user _apt) must reach the source folders.
     os.chmod(work, 0o755)
     private = Path(tempfile.mkdtemp(prefix="divcc-debian-seeds-"))  # 0700
@@ -764,7 +747,6 @@ def main():
     finally:
         shutil.rmtree(private, ignore_errors=True)
 
-    elapsed = time.monotonic() - START
     print()
     for r in runner.results:
         state = "passed" if r["ok"] else "FAILED"
@@ -772,22 +754,11 @@ def main():
                  if r["ok"] else "")
         print(f"  {r['package']} {r['version']} seed {r['seed']}: {state} "
               f"({fmt_time(r['seconds'])}{extra})")
-    for f in runner.failures:
-        print(f.line())
-        if f.log:
-            print(f"  log: {f.log}")
-    if runner.failures or args.keep:
-        print(f"build folders kept in {work}")
-    elif args.work_dir:
-        for d in list(work.iterdir()):
-            if d.name in ("src", "logs", "apt") or d.name.endswith(
-                    tuple(f"-seed{i}" for i in range(1, args.seeds + 1))):
-                shutil.rmtree(d, ignore_errors=True)
-    else:
-        shutil.rmtree(work, ignore_errors=True)
-    print(f"debian ({mode} mode) took {fmt_time(elapsed)}")
-    print(f"debian: {runner.passed} passed, {len(runner.failures)} failed")
-    sys.exit(1 if runner.failures else 0)
+    longrun.finish(
+        "debian", f"{mode} mode", runner.passed, runner.failures, work, args.keep,
+        args.work_dir,
+        lambda d: d.name in ("src", "logs", "apt") or d.name.endswith(
+            tuple(f"-seed{i}" for i in range(1, args.seeds + 1))))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import shutil
 import sys
 from pathlib import Path
 
-import corpus
+from divtest import checks, corpus, tools
 
 TARGET = ["--target=aarch64-linux-gnu", "-fuse-ld=lld"]
 SYSROOT = Path("/usr/aarch64-linux-gnu")
@@ -38,21 +38,21 @@ def missing_prerequisites():
 
 def run(exe):
     # qemu is several times slower than the native programs.
-    return corpus.run([QEMU, "-L", str(SYSROOT), str(exe)], timeout=600)[:2]
+    return tools.run([QEMU, "-L", str(SYSROOT), str(exe)], timeout=600)[:2]
 
 
 def main():
     why = missing_prerequisites()
     if why:
         sys.exit(f"aarch64: error: {why}; scripts/install-deps.sh installs it")
-    work = corpus.work_dir("aarch64")
+    work = checks.work_dir("aarch64")
     progs = [p for p in corpus.programs() if p.name not in X86_ONLY]
     for name, reason in X86_ONLY.items():
         print(f"not built: {name} ({reason})")
 
     def reference(prog):
         exe = work / prog.name / "clang.exe"
-        cc = corpus.clang(prog.is_cxx)
+        cc = tools.clang(prog.is_cxx)
         flags = TARGET + ["-O2"]
         try:
             objs = corpus.compile_objects(cc, prog, flags, exe.parent / "clang")
@@ -71,26 +71,14 @@ def main():
         prog, seed = job
         tag = f"{prog.name} -O2 seed#{seed}"
         out = work / prog.name / f"divcc.{seed}"
-        cc = corpus.divcc(prog.is_cxx)
         flags = TARGET + ["-O2", "-fdiversify=all",
                           f"-frandom-seed=aarch64-{seed}"]
-        try:
-            objs = corpus.compile_objects(cc, prog, flags, out)
-            exe = corpus.link(cc, objs, flags, out / "prog")
-        except RuntimeError as e:
-            return f"{tag}: build failed: {e}"
-        got = run(exe)
-        want = expected[prog.name]
-        if got != want:
-            return (f"{tag}: exit {got[0]} and output {got[1][:200]!r} differ from "
-                    f"clang-19's exit {want[0]} and output {want[1][:200]!r} "
-                    f"(reproduce: {cc} {' '.join(prog.std_flags() + flags)} "
-                    f"{' '.join(map(str, prog.sources))} -lm -lpthread; "
-                    f"{QEMU} -L {SYSROOT} ./a.out)")
-        return None
+        return corpus.check_variant(tools.divcc(prog.is_cxx), prog, flags, out, tag,
+                                    expected[prog.name], runner=run,
+                                    then=f"; {QEMU} -L {SYSROOT} ./a.out")
 
-    failures += [f for f in corpus.parallel(one, jobs) if f]
-    corpus.report("aarch64", failures, len(jobs) + len(progs))
+    failures += corpus.failed(one, jobs)
+    checks.report("aarch64", failures, len(jobs) + len(progs))
 
 
 if __name__ == "__main__":

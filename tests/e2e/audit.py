@@ -18,31 +18,27 @@
 
 import json
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-import corpus
+from divtest import corpus, tools
 
 SAMPLE = corpus.CORPUS / "cpp_containers.cpp"
 FLAGS = ["-O2", "-std=c++17"]
 SEEDS = [f"-frandom-seed=audit-{i}" for i in range(1, 6)]
 
 
-def divtool():
-    return str(corpus.build_dir() / "divtool")
-
-
 def audit(*args):
-    return json.loads(corpus.check([divtool(), "audit", "--json", *map(str, args)]))
+    return json.loads(tools.check([tools.divtool_path(), "audit", "--json",
+                                   *map(str, args)]))
 
 
 def check_gadget_count(work, failures):
     binary = work / "clang-build"
-    corpus.check([corpus.clang(True), *FLAGS, str(SAMPLE), "-o", str(binary)])
-    out = corpus.check(["ROPgadget", "--binary", str(binary), "--nojop", "--nosys",
-                        "--depth", "10"]).decode()
+    tools.check([tools.clang(True), *FLAGS, str(SAMPLE), "-o", str(binary)])
+    out = tools.check(["ROPgadget", "--binary", str(binary), "--nojop", "--nosys",
+                       "--depth", "10"]).decode()
     theirs = int(re.search(r"Unique gadgets found: (\d+)", out).group(1))
     ours = audit("--depth", 64, "--reach", 9, "--no-functions",
                  binary, binary)["base"]["unique_by_kind"]["ret"]
@@ -56,12 +52,12 @@ def check_gadget_count(work, failures):
 
 def check_survival(work, failures):
     base = work / "baseline"
-    corpus.check([corpus.clang(True), *FLAGS, str(SAMPLE), "-o", str(base)])
+    tools.check([tools.clang(True), *FLAGS, str(SAMPLE), "-o", str(base)])
     variants = []
     for i, seed in enumerate(SEEDS, 1):
         variants.append(work / f"variant-{i}")
-        corpus.check([corpus.divcc(True), *FLAGS, seed, str(SAMPLE),
-                      "-o", str(variants[-1])])
+        tools.check([tools.divcc(True), *FLAGS, seed, str(SAMPLE),
+                     "-o", str(variants[-1])])
     report = audit(base, *variants)
     print(f"baseline: {report['base']['gadgets']} gadgets")
     for v in report["variants"]:
@@ -76,8 +72,8 @@ def check_chain(work, failures):
     variants = []
     for i, seed in enumerate(SEEDS, 1):
         variants.append(work / f"static-{i}")
-        corpus.check([corpus.divcc(True), *FLAGS, "-static", "-fdiversify=default,link",
-                      seed, str(SAMPLE), "-o", str(variants[-1])])
+        tools.check([tools.divcc(True), *FLAGS, "-static", "-fdiversify=default,link",
+                     seed, str(SAMPLE), "-o", str(variants[-1])])
     report = audit("--chain", "--no-functions", *variants)
     chain = report["chain"]
     print(f"ROP chain for {variants[0].name}: {len(chain['gadgets'])} gadget "

@@ -5,7 +5,7 @@ exactly what the clang-19 build prints and exits with the same code."""
 import argparse
 import shlex
 
-import corpus
+from divtest import checks, corpus, tools
 
 # (flags, number of seeds): the acceptance bar is 5 seeds at -O2; the other
 # rows cover the other code-generation paths with fewer seeds.
@@ -34,15 +34,15 @@ def main():
     if args.all_levels:
         configs = [(f, 5 if f in (["-O0"], ["-O2"], ["-O3"]) else n) for f, n in CONFIGS]
 
-    work = corpus.work_dir("correctness")
+    work = checks.work_dir("correctness")
     progs = corpus.programs()
 
     def reference(prog):
         exe = work / prog.name / "clang.exe"
-        cc = corpus.clang(prog.is_cxx)
+        cc = tools.clang(prog.is_cxx)
         objs = corpus.compile_objects(cc, prog, ["-O2"], exe.parent / "clang")
         corpus.link(cc, objs, [], exe)
-        return corpus.run([str(exe)])[:2]
+        return tools.run([str(exe)])[:2]
 
     expected = dict(zip((p.name for p in progs), corpus.parallel(reference, progs)))
 
@@ -52,22 +52,13 @@ def main():
         prog, flags, seed = job
         tag = f"{prog.name} {' '.join(flags)} seed#{seed}"
         out = work / prog.name / f"{'_'.join(flags)}.{seed}"
-        cc = corpus.divcc(prog.is_cxx)
         div_flags = flags + [f"-fdiversify={args.transforms}",
                              f"-frandom-seed=correctness-{seed}"]
         div_flags += shlex.split(args.extra_flags)
-        try:
-            objs = corpus.compile_objects(cc, prog, div_flags, out)
-            exe = corpus.link(cc, objs, div_flags, out / "prog")
-        except RuntimeError as e:
-            return f"{tag}: build failed: {e}"
-        return corpus.output_mismatch(
-            tag, exe, expected[prog.name],
-            f"{cc} {' '.join(prog.std_flags() + div_flags)} "
-            f"{' '.join(map(str, prog.sources))} -lm -lpthread")
+        return corpus.check_variant(tools.divcc(prog.is_cxx), prog, div_flags, out, tag,
+                                    expected[prog.name])
 
-    failures = [f for f in corpus.parallel(one, jobs) if f]
-    corpus.report("correctness", failures, len(jobs))
+    corpus.check_all("correctness", one, jobs)
 
 
 if __name__ == "__main__":

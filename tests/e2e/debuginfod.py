@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """divtool population's kept debug information, end to end:
 
-  kept        a population of 2 variants of population.py's sample C
-              project (make CC=divcc), with debug information kept by
-              default: the registry says so, ship/ID/app is stripped, and
+  kept        a population of 2 variants of the sample C project
+              (divtest/sample_project.py, make CC=divcc), with debug
+              information kept by default: the registry says so,
+              ship/ID/app is stripped, and
               DIR/.build-id/XX/REST.debug holds the debug information of
               its build id; verify rebuilds a variant byte for byte (-g
               included); no seed is in a debug file
@@ -23,39 +24,22 @@
               said on stderr
 """
 
-import hashlib
 import os
 import re
 import shutil
-import socket
+import sqlite3
 import subprocess
-import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus  # noqa: E402
-import population  # noqa: E402
-
-Checks = population.Checks
-divtool = population.divtool
-
-
-def build_id(binary):
-    out = subprocess.run(["readelf", "-n", str(binary)], capture_output=True,
-                         text=True).stdout
-    m = re.search(r"Build ID: ([0-9a-f]+)", out)
-    return m.group(1) if m else ""
+from divtest import checks, corpus, elf, hkdf, sample_project
+from divtest.tools import divtool, free_port
 
 
 def crash_address(binary):
     """The address of fail_hard's call to report_site in a running variant."""
-    run = subprocess.run([str(binary), "crash"], capture_output=True, text=True,
-                         timeout=60)
-    site = re.search(r"crash-site (0x[0-9a-f]+)", run.stdout)
-    return hex(int(site.group(1), 16) - 1) if site else None
+    return sample_project.crash(binary)[1]
 
 
 def check_kept(work, key, check):
@@ -66,7 +50,6 @@ def check_kept(work, key, check):
     if not check(code == 0, "population (debug information kept by default) exits 0",
                  err):
         return None
-    import sqlite3
     db = sqlite3.connect(f"file:{pop / 'registry.sqlite'}?mode=ro", uri=True)
     rows = db.execute("SELECT id, debug_info FROM variants ORDER BY number").fetchall()
     schema = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
@@ -75,22 +58,19 @@ def check_kept(work, key, check):
           "the registry records the kept debug information", f"{rows} {schema}")
 
     ship = pop / "ship" / "v0001" / "app"
-    bid = build_id(ship)
+    bid = elf.build_id(ship)
     debug = pop / ".build-id" / bid[:2] / (bid[2:] + ".debug")
-    sections = subprocess.run(["readelf", "-SW", str(ship)], capture_output=True,
-                              text=True).stdout
+    sections = list(elf.sections(ship)) if ship.exists() else []
     check(ship.exists() and ".debug_info" not in sections and ".symtab" not in sections,
-          "the shipped binary is stripped", sections)
-    dsections = subprocess.run(["readelf", "-SW", str(debug)], capture_output=True,
-                               text=True).stdout if debug.exists() else ""
+          "the shipped binary is stripped", str(sections))
+    dsections = list(elf.sections(debug)) if debug.exists() else []
     check(len(bid) == 40 and debug.exists() and ".debug_line" in dsections
-          and build_id(debug) == bid,
+          and elf.build_id(debug) == bid,
           f"DIR/.build-id/{bid[:2]}/{bid[2:8]}....debug holds its debug information",
           f"{bid} {dsections}")
 
     secret = key.read_bytes()
-    secrets = [secret] + [population.stream_key(secret, "population", "variant", v)
-                          for v, _ in rows]
+    secrets = [secret] + [hkdf.variant_seed(secret, v) for v, _ in rows]
     files = list(pop.glob(".build-id/*/*.debug"))
     leaked = [str(f) for f in files for s in secrets
               if s in f.read_bytes() or s.hex().encode() in f.read_bytes()]
@@ -102,7 +82,7 @@ def check_kept(work, key, check):
           "verify: v0001 rebuilt with its -g is byte-identical", out + err)
 
     address = crash_address(ship)
-    line = population.crash_line()
+    line = sample_project.crash_line()
     expected = re.compile(rf"^{address}\nfail_hard\nerrors\.c:{line}:\d+\n", re.M)
 
     def symbolize():
@@ -130,12 +110,6 @@ def check_kept(work, key, check):
         check(re.search(rf'Line {line} of "errors\.c"', p.stdout),
               "gdb finds the kept debug information by build id", p.stdout + p.stderr)
     return pop, bid, debug
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def check_debuginfod(work, pop, bid, debug, check):
@@ -187,7 +161,7 @@ def check_regenerated(work, key, check):
     proj = work / "lambdas"
     proj.mkdir()
     shutil.copy(corpus.CORPUS / "cpp_lambdas_function.cpp", proj / "lambdas.cpp")
-    (proj / "crash.c").write_text(population.ERRORS_C.replace(
+    (proj / "crash.c").write_text(sample_project.ERRORS_C.replace(
         '#include "app.h"\n',
         "void report_site(void);\n") + """
 #include <stdint.h>
@@ -236,7 +210,7 @@ int main(int argc, char **argv) {
     changed = re.search(r"^([0-9a-f]+) \w (_ZNSt8_Rb_tree\S*_M_emplace_hint_unique\S*)$",
                         nm, re.M)
     inside = hex(int(changed.group(1), 16) + 8) if changed else "0"
-    line = population.crash_line()
+    line = sample_project.crash_line()
     code, out, err = divtool("symbolize", "-r", pop / "registry.sqlite", "-k", key,
                              "--variant", "v0001", stripped, address or "0", inside)
     check(address and code == 0
@@ -251,21 +225,18 @@ int main(int argc, char **argv) {
           out + err)
 
 
-def main():
-    check = Checks()
-    work = Path(tempfile.mkdtemp(prefix="divcc-debuginfod-"))
-    try:
-        population.write_project(work / "proj", functions_per_file=8)
-        key = work / "master.key"
-        key.write_bytes(os.urandom(32))
-        kept = check_kept(work, key, check)
-        if kept:
-            check_debuginfod(work, *kept, check)
-        check_regenerated(work, key, check)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    corpus.report("debuginfod", check.failures, check.total)
+def run_checks(work, check):
+    sample_project.write_project(work / "proj", functions_per_file=8)
+    key = work / "master.key"
+    key.write_bytes(os.urandom(32))
+    kept = check_kept(work, key, check)
+    if kept:
+        check_debuginfod(work, *kept, check)
+    check_regenerated(work, key, check)
 
+
+def main():
+    checks.scenario("debuginfod", "debuginfod", run_checks)
 
 if __name__ == "__main__":
     main()

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """divcc behind distcc, end to end: two distccd daemons on 127.0.0.1 (free
 ports, started and stopped here) compile variants of the sample project of
-population.py, and the binaries must equal locally built ones of the same
-seed.
+divtest/sample_project.py, and the binaries must equal locally built ones
+of the same seed.
 
   farm        `divtool population --launcher distcc` builds 3 variants with
               distcc's local fallback off (DISTCC_FALLBACK=0): every compile
@@ -21,18 +21,14 @@ seed.
               build's binary
 """
 
-import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus  # noqa: E402
-import population  # noqa: E402
+from divtest import checks, hkdf, sample_project, tools
 
 VARIANTS = 3
 SECRET = b"distcc-farm-master-secret-Qv7"
@@ -40,17 +36,11 @@ DISTCCD = shutil.which("distccd") or "/usr/bin/distccd"
 DISTCC = shutil.which("distcc") or "/usr/bin/distcc"
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Daemon:
     """One distccd on 127.0.0.1, logging every job's argv to its log."""
 
     def __init__(self, work, name):
-        self.port = free_port()
+        self.port = tools.free_port()
         # distccd started as root runs compiles as an unprivileged user:
         # the log and its temporary directory must be writable by it.
         self.log = work / f"{name}.log"
@@ -83,7 +73,7 @@ class Daemon:
 
 
 def distcc_environment(work, daemons, fallback):
-    env = population.environment()
+    env = tools.environment()
     state = work / "distcc-state"
     state.mkdir(exist_ok=True)
     env.update({
@@ -117,13 +107,11 @@ def divtool_population(work, out, env, *extra):
     # Without kept debug information: clang's DWARF 5 line tables carry the
     # MD5 of each source file only when it compiles the file itself, not
     # the preprocessed source distcc sends, so -g builds differ there.
-    p = subprocess.run(
-        [str(corpus.build_dir() / "divtool"), "population", "--count",
-         str(VARIANTS), "-j", "2", "--seed-file", str(work / "secret"),
-         "--out", str(out), "--source", str(work / "proj"), "--no-progress",
-         "--no-keep-debug", *extra, "--", "make", "-j4", "CC=divcc"],
-        env=env, capture_output=True, text=True, timeout=1200)
-    return p.returncode, p.stderr
+    code, _, err = tools.divtool(
+        "population", "--count", VARIANTS, "-j", 2, "--seed-file", work / "secret",
+        "--out", out, "--source", work / "proj", "--no-progress",
+        "--no-keep-debug", *extra, "--", "make", "-j4", "CC=divcc", env=env)
+    return code, err
 
 
 def main():
@@ -132,14 +120,13 @@ def main():
                          "Debian's distcc")
     work = Path(tempfile.mkdtemp(prefix="divcc-distcc-"))
     work.chmod(0o755)
-    population.write_project(work / "proj", functions_per_file=10)
+    sample_project.write_project(work / "proj", functions_per_file=10)
     (work / "secret").write_bytes(SECRET)
-    check = population.Checks()
+    check = checks.Checks()
     daemons = [Daemon(work, "daemon1"), Daemon(work, "daemon2")]
     try:
         # -- farm ------------------------------------------------------------
-        code, err = divtool_population(work, work / "local",
-                                       population.environment())
+        code, err = divtool_population(work, work / "local", tools.environment())
         check(code == 0, "3 variants built locally", err)
         env = distcc_environment(work, daemons, fallback=False)
         code, err = divtool_population(work, work / "farm", env,
@@ -160,12 +147,9 @@ def main():
         # Each variant's seed is a stream key of the master secret; the
         # daemons must have seen exactly the key divcc derives from it
         # (HKDF-Extract, random/SecretSeed.cpp) and neither seed.
-        seeds = [population.stream_key(SECRET, "population", "variant",
-                                       f"v{i:04d}")
-                 for i in range(1, VARIANTS + 1)]
+        seeds = [hkdf.variant_seed(SECRET, f"v{i:04d}") for i in range(1, VARIANTS + 1)]
         logs = b"".join(d.log.read_bytes() for d in daemons)
-        derived = [population.hkdf_extract(b"divcc master key v1", s).hex()
-                   for s in seeds]
+        derived = [hkdf.master_key(s).hex() for s in seeds]
         check(all(b"-fdiversify-key=" + k.encode() in logs for k in derived),
               "daemons got each variant's key derived from its seed")
         leaked = [s for s in [SECRET] + seeds
@@ -178,7 +162,7 @@ def main():
         shutil.copytree(work / "proj", tree)
         seed_file = work / "plain.seed"
         seed_file.write_bytes(b"plain-build-seed")
-        base = dict(population.environment(), DIVCC_SEED_FILE=str(seed_file))
+        base = tools.environment(DIVCC_SEED_FILE=str(seed_file))
         code, err = make(tree, base, "divcc")
         check(code == 0, "plain local build", err)
         local_app = (tree / "app").read_bytes()
@@ -195,7 +179,7 @@ def main():
         env = dict(distcc_environment(work, daemons, fallback=False),
                    DIVCC_SEED_FILE=str(seed_file))
         # The daemon runs the compiler it is named: give it divcc's path.
-        distcc_divcc = f"{DISTCC} {corpus.divcc(False)}"
+        distcc_divcc = f"{DISTCC} {tools.divcc(False)}"
         code, err = make(tree, env, distcc_divcc)
         check(code != 0 and "no seed was given on its command line" in err
               and "DIVCC_PREFIX=distcc" in err,
@@ -212,7 +196,7 @@ def main():
             d.stop()
     if not check.failures:
         shutil.rmtree(work, ignore_errors=True)
-    corpus.report("distcc", check.failures, check.total)
+    check.report("distcc")
 
 
 if __name__ == "__main__":

@@ -28,21 +28,12 @@ locals sit in its frame.
               fails: a clear error and exit 1
 """
 
-import hashlib
-import hmac
-import os
 import re
 import shlex
-import shutil
-import struct
 import subprocess
-import sys
-import tempfile
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus  # noqa: E402
-from population import Checks  # noqa: E402
+from divtest import checks, hkdf, tools
+from divtest.tools import divtool, environment
 
 VARIANTS = 8
 SEED = b"divtool test: the planted-bug seed\n"
@@ -93,23 +84,6 @@ int main(void) {
 MAKEFILE = "app: config.c\n\t$(CC) -O0 -o app config.c\n"
 
 
-def environment(**extra):
-    env = dict(os.environ)
-    for name in ("DIVCC_SEED_FILE", "DIVCC_CACHE_DIR", "DIVCC_OPTIONS"):
-        env.pop(name, None)
-    env["PATH"] = str(corpus.build_dir()) + os.pathsep + env.get("PATH", "")
-    env.update(extra)
-    return env
-
-
-def divtool(*args, env=None, cwd=None):
-    """Runs divtool; returns (exit status, stdout, stderr) as text."""
-    p = subprocess.run([str(corpus.build_dir() / "divtool"), *map(str, args)],
-                       capture_output=True, text=True, cwd=cwd,
-                       env=env or environment(), timeout=1200)
-    return p.returncode, p.stdout, p.stderr
-
-
 def run_line(line, env=None):
     """Runs a reproduction line as printed (its divtool is ours)."""
     words = shlex.split(line)
@@ -117,21 +91,10 @@ def run_line(line, env=None):
     return divtool(*words[1:], env=env)
 
 
-def variant_seed(master, variant):
-    """A variant's seed as divtool derives it (registry/Registry.h):
-    streamKey("population", "variant", ID) of the master key."""
-    prk = hmac.new(b"divcc master key v1", master, hashlib.sha256).digest()
-    info = b"divcc stream v1"
-    for field in ("population", "variant", variant):
-        data = field.encode()
-        info += struct.pack(">I", len(data)) + data
-    return hmac.new(prk, info + b"\x01", hashlib.sha256).digest()
-
-
 def no_secret(text, check, what):
     secrets = [SEED.decode().strip()]
     for i in range(1, VARIANTS + 1):
-        seed = variant_seed(SEED, f"v{i:04d}")
+        seed = hkdf.variant_seed(SEED, f"v{i:04d}")
         secrets += [seed.hex(), seed.hex().upper()]
     leaked = [s for s in secrets if s in text]
     check(not leaked, f"{what}: no seed in the output", str(leaked))
@@ -139,8 +102,8 @@ def no_secret(text, check, what):
 
 def check_reference(proj, work, check):
     outputs = []
-    plain = corpus.divcc(False) + " -fno-diversify"
-    for compiler in (corpus.clang(False), plain):
+    plain = tools.divcc(False) + " -fno-diversify"
+    for compiler in (tools.clang(False), plain):
         exe = work / "reference-app"
         subprocess.run(shlex.split(compiler) + ["-O0", "-o", str(exe),
                                                 str(proj / "config.c")],
@@ -266,14 +229,7 @@ def run_checks(work, check):
 
 
 def main():
-    check = Checks()
-    work = Path(tempfile.mkdtemp(prefix="divcc-divtool-test-"))
-    try:
-        run_checks(work, check)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    corpus.report("divtool test", check.failures, check.total)
-
+    checks.scenario("divtool test", "divtool-test", run_checks)
 
 if __name__ == "__main__":
     main()

@@ -28,7 +28,8 @@ import tempfile
 import zlib
 from pathlib import Path
 
-import corpus
+from divtest import corpus, tools
+from divtest.checks import Checks
 
 PROGRAM = corpus.CORPUS / "c_recursion.c"
 VARIANTS = 3
@@ -53,17 +54,6 @@ CONSOLE_LINE = re.compile(r":CONSOLE[:(]")
 # a fetch.
 EXTERNAL = re.compile(r"<script|<link|<img|<iframe|<object|<embed|\bsrc\s*=|url\(|@import|"
                       r"https?://(?!www\.w3\.org/2000/svg\")", re.IGNORECASE)
-
-
-class Checks:
-    def __init__(self):
-        self.failures = []
-
-    def expect(self, ok, what, detail=""):
-        print(f"{'ok  ' if ok else 'FAIL'}  {what}" + (f": {detail}" if detail else ""))
-        if not ok:
-            self.failures.append(what + (f": {detail}" if detail else ""))
-        return ok
 
 
 def fail(message):
@@ -205,11 +195,11 @@ def build(work):
     out.mkdir()
     flags = ["-std=c17", "-O2", str(PROGRAM)] + corpus.LINK_LIBS
     base = out / "base"
-    corpus.check([corpus.clang(False)] + flags + ["-o", str(base)])
+    tools.check([tools.clang(False)] + flags + ["-o", str(base)])
     variants = []
     for n in range(1, VARIANTS + 1):
         v = out / f"variant-{n}"
-        corpus.check([corpus.divcc(False), f"-frandom-seed=html-{n}"] + flags + ["-o", str(v)])
+        tools.check([tools.divcc(False), f"-frandom-seed=html-{n}"] + flags + ["-o", str(v)])
         variants.append(v)
     return base, variants
 
@@ -218,8 +208,8 @@ def chromium(work, name, page, extra):
     """Runs Chromium on the page with a fresh profile; (code, stdout, stderr)."""
     profile = work / f"profile-{name}"
     profile.mkdir()
-    return corpus.run([CHROMIUM] + CHROMIUM_FLAGS + [f"--user-data-dir={profile}"] + extra
-                      + [page.as_uri()], timeout=180)
+    return tools.run([CHROMIUM] + CHROMIUM_FLAGS + [f"--user-data-dir={profile}"] + extra
+                     + [page.as_uri()], timeout=180)
 
 
 def expected_marks(audit):
@@ -235,13 +225,13 @@ def expected_marks(audit):
 
 
 def main():
-    build_dir = corpus.build_dir()
-    divtool = build_dir / "divtool"
-    for tool in (divtool, Path(corpus.divcc(False)), Path(CHROMIUM)):
+    build_dir = tools.build_dir()
+    divtool = Path(tools.divtool_path())
+    for tool in (divtool, Path(tools.divcc(False)), Path(CHROMIUM)):
         if not tool.exists():
             fail(f"{tool} not found (set DIVCC_BUILD_DIR, DIVCC_TEST_CHROMIUM)")
     work = Path(tempfile.mkdtemp(prefix="divcc-html-"))
-    c = Checks()
+    c = Checks(show_detail=True)
 
     try:
         base, variants = build(work)
@@ -252,10 +242,10 @@ def main():
 
     page = work / "report.html"
     audit_cmd = [str(divtool), "audit", str(base)] + [str(v) for v in variants]
-    code, _, err = corpus.run(audit_cmd + ["--html", str(page)])
+    code, _, err = tools.run(audit_cmd + ["--html", str(page)])
     if code != 0 or not page.exists():
         fail(f"divtool audit --html failed ({code}):\n{err.decode(errors='replace')}")
-    code, out, err = corpus.run(audit_cmd + ["--json"])
+    code, out, err = tools.run(audit_cmd + ["--json"])
     if code != 0:
         fail(f"divtool audit --json failed ({code}):\n{err.decode(errors='replace')}")
     audit = json.loads(out)
@@ -263,65 +253,65 @@ def main():
     print(f"divtool audit wrote {page.name}: {len(source)} bytes")
 
     found = EXTERNAL.search(source)
-    c.expect(found is None, "page is self-contained (no script, link, src, url(), "
-             "external address)", f"found {found.group(0)!r}" if found else "")
+    c(found is None, "page is self-contained (no script, link, src, url(), "
+      "external address)", f"found {found.group(0)!r}" if found else "")
 
     shot = work / "report.png"
     code, _, shot_err = chromium(work, "screenshot", page,
                                  [f"--screenshot={shot}", "--window-size=1280,2400"])
-    c.expect(code == 0, "chromium --screenshot exits 0", f"exit {code}")
+    c(code == 0, "chromium --screenshot exits 0", f"exit {code}")
     code, dom_out, dom_err = chromium(work, "dom", page, ["--dump-dom"])
-    c.expect(code == 0, "chromium --dump-dom exits 0", f"exit {code}")
+    c(code == 0, "chromium --dump-dom exits 0", f"exit {code}")
 
     console = [line for line in (shot_err + dom_err).decode(errors="replace").splitlines()
                if "Uncaught" in line or CONSOLE_LINE.search(line)]
-    c.expect(not console, "no console messages, no 'Uncaught' errors",
-             "".join("\n  " + line for line in console))
+    c(not console, "no console messages, no 'Uncaught' errors",
+      "".join("\n  " + line for line in console))
 
     dom = Dom()
     dom.feed(dom_out.decode(errors="replace"))
     expected = expected_marks(audit)
     for plot in PLOTS:
         svg = dom.svgs.get(plot)
-        if not c.expect(svg is not None, f"svg#{plot} in the DOM"):
+        if not c(svg is not None, f"svg#{plot} in the DOM"):
             continue
-        c.expect(svg["attrs"].get("role") == "img", f"svg#{plot} has role=\"img\"")
-        c.expect(svg["first_child"] == "title" and svg["title"].strip(),
-                 f"svg#{plot} has a <title>", repr(svg["title"].strip()))
+        c(svg["attrs"].get("role") == "img", f"svg#{plot} has role=\"img\"")
+        c(svg["first_child"] == "title" and svg["title"].strip(),
+          f"svg#{plot} has a <title>", repr(svg["title"].strip()))
         kind, want = expected[plot]
         got = svg["marks"][kind]
         least = MIN_MARKS[plot]
-        c.expect(want >= least, f"{plot}: the audit's JSON calls for {least} {kind}s "
-                 "or more", f"{want}")
-        c.expect(got == want and got >= least, f"{plot}: {got} data {kind}s in the DOM",
-                 f"expected {want}, at least {least}")
+        c(want >= least, f"{plot}: the audit's JSON calls for {least} {kind}s "
+          "or more", f"{want}")
+        c(got == want and got >= least, f"{plot}: {got} data {kind}s in the DOM",
+          f"expected {want}, at least {least}")
 
     rows = [r for r in dom.rows if r]
-    c.expect(len(rows) == VARIANTS, f"variant table has {VARIANTS} rows", f"{len(rows)} rows")
+    c(len(rows) == VARIANTS, f"variant table has {VARIANTS} rows", f"{len(rows)} rows")
     for n, (row, v) in enumerate(zip(rows, audit["variants"])):
         share = v["surviving"] / audit["base"]["gadgets"] * 100
         shown = next((cell for cell in row if cell.endswith("%")), "")
-        c.expect(shown and abs(float(shown[:-1]) - share) < 0.006 and str(variants[n]) in row,
-                 f"variant {n + 1}: path and survival share {share:.2f}%",
-                 f"row {row}")
+        c(shown and abs(float(shown[:-1]) - share) < 0.006 and str(variants[n]) in row,
+          f"variant {n + 1}: path and survival share {share:.2f}%",
+          f"row {row}")
     text = "".join(dom.text)
-    c.expect(str(base) in text, "base path shown as text (<, >, &, ', \" escaped)")
+    c(str(base) in text, "base path shown as text (<, >, &, ', \" escaped)")
 
-    if c.expect(shot.exists(), "screenshot written"):
+    if c(shot.exists(), "screenshot written"):
         shutil.copy(shot, build_dir / "audit-report.png")
         try:
             pixels, (common, common_count), colours, bars = pixel_stats(shot)
         except ValueError as e:
-            c.expect(False, "screenshot decodes", str(e))
+            c(False, "screenshot decodes", str(e))
         else:
             other = pixels - common_count
-            c.expect(other >= pixels // 50,
-                     "screenshot not blank: 2% of pixels or more differ from the "
-                     "background", f"{other} of {pixels} differ from #{bytes(common).hex()}")
-            c.expect(colours >= 32, "screenshot has 32 colours or more", f"{colours}")
+            c(other >= pixels // 50,
+              "screenshot not blank: 2% of pixels or more differ from the "
+              "background", f"{other} of {pixels} differ from #{bytes(common).hex()}")
+            c(colours >= 32, "screenshot has 32 colours or more", f"{colours}")
             for name, count in bars.items():
-                c.expect(count >= 500, f"screenshot shows {name} bars "
-                         f"(#{bytes(BAR_COLOURS[name]).hex()})", f"{count} pixels")
+                c(count >= 500, f"screenshot shows {name} bars "
+                  f"(#{bytes(BAR_COLOURS[name]).hex()})", f"{count} pixels")
         print(f"screenshot kept as {build_dir / 'audit-report.png'}")
 
     if c.failures:

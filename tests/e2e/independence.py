@@ -15,27 +15,9 @@ cannot affect that observable:
 
 import re
 
-import corpus
+from divtest import checks, corpus, elf, tools
 
 SEED = "-frandom-seed=independence"
-
-
-def symbols(binary, kind):
-    """Names of the defined function ("F") or data ("O") symbols, grouped by
-    section and in address order within each (in an object file every
-    section starts at 0, so a plain address sort would interleave them)."""
-    out = corpus.check(["objdump", "-t", "-w", str(binary)]).decode()
-    found = []
-    for line in out.splitlines():
-        # "VALUE FLAGS(7 columns) SECTION\tSIZE [VISIBILITY] NAME"
-        value, flags, rest = line[:16], line[17:24], line[25:].split()
-        if len(rest) < 3 or not all(c in "0123456789abcdef" for c in value):
-            continue
-        section, name = rest[0], rest[-1]
-        if kind in flags and section != "*UND*":
-            found.append((section, int(value, 16), name))
-    return [(section, name) for section, _, name in sorted(found)]
-
 
 LOCAL_LABEL = re.compile(r"\.L([A-Za-z_]+?)\d+(_\d+)?\b")
 
@@ -58,33 +40,23 @@ def function_code(asm):
     return result
 
 
-def section_size(binary, name):
-    """The size of section \p name of \p binary, from objdump -h."""
-    out = corpus.check(["objdump", "-h", "-w", str(binary)]).decode()
-    for line in out.splitlines():
-        fields = line.split()
-        if len(fields) > 2 and fields[1] == name:
-            return int(fields[2], 16)
-    raise SystemExit(f"{binary}: no section {name}")
-
-
 CHECKS = [
     # (name, transformation alone, with others, extra flags, observable)
     ("funcs", "funcs", "funcs,nops,globals,frames,subst,sched,regs,blocks", [],
-     lambda objs, exe: [symbols(o, "F") for o in objs]),
+     lambda objs, exe: [elf.symbols(o, "F") for o in objs]),
     ("globals", "globals", "globals,nops,funcs,frames,subst", [],
-     lambda objs, exe: [symbols(o, "O") for o in objs]),
+     lambda objs, exe: [elf.symbols(o, "O") for o in objs]),
     ("nops", "nops", "nops,funcs,globals", [],
      lambda objs, exe: [function_code(o.with_suffix(".s")) for o in objs]),
     ("link", "link", "link,nops", [],
-     lambda objs, exe: symbols(exe, "F")),
+     lambda objs, exe: elf.symbols(exe, "F")),
     ("offset", "offset", "offset,link,nops,funcs", [],
-     lambda objs, exe: section_size(exe, ".init")),
+     lambda objs, exe: elf.section(exe, ".init").size),
 ]
 
 
 def main():
-    work = corpus.work_dir("independence")
+    work = checks.work_dir("independence")
     progs = corpus.programs()
     jobs = [(p, c) for p in progs for c in CHECKS]
 
@@ -93,14 +65,14 @@ def main():
         seen = []
         for label, transforms in (("alone", alone), ("together", together)):
             out = work / prog.name / name / label
-            cc = corpus.divcc(prog.is_cxx)
+            cc = tools.divcc(prog.is_cxx)
             flags = ["-O2", f"-fdiversify={transforms}", SEED] + extra
             try:
                 objs = corpus.compile_objects(cc, prog, flags, out)
                 exe = corpus.link(cc, objs, flags, out / "prog")
                 for src, obj in zip(prog.sources, objs):
-                    corpus.check([cc] + prog.std_flags() + flags +
-                                 ["-S", str(src), "-o", str(obj.with_suffix(".s"))])
+                    tools.check([cc] + prog.std_flags() + flags +
+                                ["-S", str(src), "-o", str(obj.with_suffix(".s"))])
             except RuntimeError as e:
                 return f"{prog.name} {name}: build failed: {e}"
             seen.append(observe(objs, exe))
@@ -109,8 +81,7 @@ def main():
                     f"was turned on")
         return None
 
-    failures = [f for f in corpus.parallel(one, jobs) if f]
-    corpus.report("independence", failures, len(jobs))
+    corpus.check_all("independence", one, jobs)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,7 @@
 """Parity: with diversification off, divcc's objects are byte-identical to
 clang-19's, for every corpus program under every flag set below."""
 
-import sys
-
-import corpus
+from divtest import checks, corpus, elf, tools
 
 FLAG_SETS = [
     ["-O0"], ["-O1"], ["-O2"], ["-O3"], ["-Os"], ["-Oz"],
@@ -22,7 +20,7 @@ FLAG_SETS = [
 
 
 def main():
-    work = corpus.work_dir("parity")
+    work = checks.work_dir("parity")
     jobs = [(p, i) for p in corpus.programs() for i in range(len(FLAG_SETS))]
 
     def one(job):
@@ -30,20 +28,19 @@ def main():
         flags = FLAG_SETS[i]
         base = work / f"{prog.name}.{i}"
         try:
-            ref = corpus.compile_objects(corpus.clang(prog.is_cxx), prog, flags, base / "clang")
-            got = corpus.compile_objects(corpus.divcc(prog.is_cxx), prog,
+            ref = corpus.compile_objects(tools.clang(prog.is_cxx), prog, flags, base / "clang")
+            got = corpus.compile_objects(tools.divcc(prog.is_cxx), prog,
                                          flags + ["-fno-diversify"], base / "divcc")
         except RuntimeError as e:
             return f"{prog.name} {' '.join(flags)}: {e}"
         for r, g in zip(ref, got):
             if r.read_bytes() != g.read_bytes():
-                same_code = corpus.text_section(r) == corpus.text_section(g)
+                same_code = elf.code_bytes(r) == elf.code_bytes(g)
                 return (f"{prog.name} {' '.join(flags)}: {g.name} differs from clang-19's"
                         f" ({'code equal, other sections differ' if same_code else 'code differs'})")
         return None
 
-    failures = [f for f in corpus.parallel(one, jobs) if f]
-    corpus.report("parity", failures, len(jobs))
+    corpus.check_all("parity", one, jobs)
 
 
 if __name__ == "__main__":

@@ -29,15 +29,9 @@ import json
 import math
 import os
 import re
-import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus  # noqa: E402
-from population import Checks, environment  # noqa: E402
+from divtest import checks, tools
 
 VARIANTS = 5
 RUNS = 2
@@ -99,11 +93,7 @@ TMPDIR = None
 
 
 def divtool(*args):
-    env = environment()
-    env["TMPDIR"] = str(TMPDIR)
-    p = subprocess.run([str(corpus.build_dir() / "divtool"), *map(str, args)],
-                       capture_output=True, text=True, timeout=600, env=env)
-    return p.returncode, p.stdout, p.stderr
+    return tools.divtool(*args, env=tools.environment(TMPDIR=str(TMPDIR)), timeout=600)
 
 
 def sha256(path):
@@ -279,23 +269,20 @@ def check_bad_input(work, key, check):
           "a failing benchmark: its exit status and log, exit 1", err)
 
 
-def main():
-    check = Checks()
+def run_checks(work, check):
     global TMPDIR
-    work = Path(tempfile.mkdtemp(prefix="divcc-perf-"))
     TMPDIR = work / "tmp"
     TMPDIR.mkdir()
-    try:
-        write_benchmark(work / "proj")
-        key = work / "master.key"
-        key.write_bytes(os.urandom(32))
-        check_one_build(work, key, check)
-        check_compare(work, check)
-        check_bad_input(work, key, check)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    corpus.report("perf", check.failures, check.total)
+    write_benchmark(work / "proj")
+    key = work / "master.key"
+    key.write_bytes(os.urandom(32))
+    check_one_build(work, key, check)
+    check_compare(work, check)
+    check_bad_input(work, key, check)
 
+
+def main():
+    checks.scenario("perf", "perf", run_checks)
 
 if __name__ == "__main__":
     main()

@@ -35,229 +35,19 @@ and a Makefile that uses $(CC)), built with `make CC=divcc`:
 """
 
 import hashlib
-import hmac
 import json
 import os
 import re
 import shutil
-import struct
+import sqlite3
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus  # noqa: E402
+from divtest import checks, corpus, elf, hkdf, sample_project, tools
+from divtest.tools import divtool, environment
 
 VARIANTS = 10
-FUNCTIONS_PER_FILE = 40
-
-
-# -- The sample project -------------------------------------------------------
-
-def generated_functions(module, count, seed):
-    """count functions MODULE_fN(long) with varied control flow, a table of
-    them and MODULE_run(long) that calls each: enough code for a 4 KiB
-    fragment of .text to be a small part of it."""
-    out = []
-    for i in range(count):
-        k = [(seed * 7919 + i * 104729 + j * 1299709) % 9973 + 1 for j in range(4)]
-        out.append(f"""long {module}_f{i}(long x) {{
-  long acc = x * {k[0]} + {k[1]};
-  for (int i = 0; i < (int)(x & 7) + {i % 5 + 2}; ++i) {{
-    switch ((acc + i) & 3) {{
-    case 0: acc ^= acc << {k[2] % 13 + 1}; break;
-    case 1: acc += {k[3]}L * i; break;
-    case 2: acc = (acc >> 2) | {k[0] * 3}; break;
-    default: acc -= x * {i + 1}; break;
-    }}
-  }}
-  return acc;
-}}
-""")
-    names = ", ".join(f"{module}_f{i}" for i in range(count))
-    out.append(f"""static long (*const {module}_table[])(long) = {{{names}}};
-long {module}_run(long x) {{
-  long sum = 0;
-  for (unsigned i = 0; i < sizeof({module}_table) / sizeof({module}_table[0]); ++i)
-    sum += {module}_table[i](x + i);
-  return sum;
-}}
-""")
-    return "\n".join(out)
-
-
-def big_header(lines):
-    """A header of about `lines` lines of static inline functions that no
-    translation unit calls: work for clang's front end only, the part the
-    front-end cache saves."""
-    out = ["#ifndef BIG_H", "#define BIG_H"]
-    i = 0
-    while len(out) + 6 <= lines:
-        out += [f"static inline long big_{i}(long a, long b) {{",
-                f"  long r = a * {i % 97 + 3} - b;",
-                f"  if (r > {i}) r ^= b << {i % 7};",
-                f"  return r + {i};",
-                "}"]
-        i += 1
-    out.append("#endif")
-    return "\n".join(out) + "\n"
-
-
-ERRORS_C = """#include <stdio.h>
-#include <stdlib.h>
-#include "app.h"
-
-void fail_hard(const char *why) {
-  fprintf(stderr, "fatal: %s\\n", why);
-  report_site(); abort();
-}
-"""
-
-
-def write_project(root, functions_per_file=FUNCTIONS_PER_FILE, header_lines=0):
-    """Writes the sample project to root; returns its Makefile's name."""
-    root.mkdir(parents=True, exist_ok=True)
-    include_big = '#include "big.h"\n' if header_lines else ""
-    if header_lines:
-        (root / "big.h").write_text(big_header(header_lines))
-    (root / "app.h").write_text(include_big + """#include <stddef.h>
-int parse_number(const char *s);
-long compute(int n);
-void report(const char *what, long value);
-void fail_hard(const char *why) __attribute__((noreturn));
-void report_site(void);
-long parse_run(long x);
-long compute_run(long x);
-long report_run(long x);
-long errors_run(long x);
-long main_run(long x);
-""")
-    (root / "main.c").write_text("""#include <stdio.h>
-#include <string.h>
-#include "app.h"
-""" + generated_functions("main", functions_per_file, 1) + """
-int main(int argc, char **argv) {
-  if (argc > 1 && strcmp(argv[1], "crash") == 0)
-    fail_hard("asked to crash");
-  int n = argc > 1 ? parse_number(argv[1]) : 10;
-  report("result", compute(n) + main_run(n));
-  return 0;
-}
-""")
-    (root / "parse.c").write_text('#include "app.h"\n' + """
-int parse_number(const char *s) {
-  int n = 0;
-  while (*s >= '0' && *s <= '9')
-    n = n * 10 + (*s++ - '0');
-  return n;
-}
-""" + generated_functions("parse", functions_per_file, 2))
-    (root / "compute.c").write_text('#include "app.h"\n' + """
-long compute(int n) {
-  return parse_run(n) + compute_run(n) + report_run(n) + errors_run(n);
-}
-""" + generated_functions("compute", functions_per_file, 3))
-    (root / "report.c").write_text("""#include <stdint.h>
-#include <stdio.h>
-#include "app.h"
-
-extern char __ehdr_start;
-
-void report(const char *what, long value) { printf("%s: %ld\\n", what, value); }
-
-/* Prints the address its caller returns to, relative to where the program
-   is loaded: a virtual address of the binary, as symbolize reads them. */
-__attribute__((noinline)) void report_site(void) {
-  uintptr_t ret = (uintptr_t)__builtin_return_address(0);
-  printf("crash-site 0x%lx\\n", (unsigned long)(ret - (uintptr_t)&__ehdr_start));
-  fflush(stdout);
-}
-""" + generated_functions("report", functions_per_file, 4))
-    (root / "errors.c").write_text(ERRORS_C + generated_functions(
-        "errors", functions_per_file, 5))
-    (root / "Makefile").write_text(
-        "CFLAGS = -O2\n"
-        "OBJS = main.o parse.o compute.o report.o errors.o\n"
-        "app: $(OBJS)\n"
-        "\t$(CC) $(CFLAGS) -o $@ $(OBJS)\n"
-        "%.o: %.c app.h\n"
-        "\t$(CC) $(CFLAGS) -c $< -o $@\n"
-        "clean:\n"
-        "\trm -f app $(OBJS)\n")
-
-
-def crash_line():
-    """The line of errors.c where fail_hard calls report_site()."""
-    for number, line in enumerate(ERRORS_C.splitlines(), 1):
-        if "report_site();" in line:
-            return number
-    raise AssertionError("no report_site() call in errors.c")
-
-
-# -- The seed derivation, independently (random/SecretSeed.cpp) ----------------
-
-def hkdf_extract(salt, secret):
-    return hmac.new(salt, secret, hashlib.sha256).digest()
-
-
-def stream_key(master_secret, transformation, module, function):
-    prk = hkdf_extract(b"divcc master key v1", master_secret)
-    info = b"divcc stream v1"
-    for field in (transformation, module, function):
-        data = field.encode()
-        info += struct.pack(">I", len(data)) + data
-    return hmac.new(prk, info + b"\x01", hashlib.sha256).digest()
-
-
-# -- Helpers ------------------------------------------------------------------
-
-def environment():
-    env = dict(os.environ)
-    env.pop("DIVCC_SEED_FILE", None)
-    env.pop("DIVCC_CACHE_DIR", None)
-    env["PATH"] = str(corpus.build_dir()) + os.pathsep + env.get("PATH", "")
-    return env
-
-
-def divtool(*args, stdin=None, cwd=None):
-    """Runs divtool; returns (exit status, stdout, stderr) as text."""
-    p = subprocess.run([str(corpus.build_dir() / "divtool"), *map(str, args)],
-                       input=stdin, capture_output=True, text=True, cwd=cwd,
-                       env=environment(), timeout=1200)
-    return p.returncode, p.stdout, p.stderr
-
-
-def text_section(binary):
-    """(file offset, size) of .text, from the ELF section headers."""
-    data = Path(binary).read_bytes()
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-
-    def section(i):
-        name, _type, _flags, _addr, offset, size = struct.unpack_from(
-            "<IIQQQQ", data, shoff + i * shentsize)
-        return name, offset, size
-    _, strtab, _ = section(shstrndx)
-    for i in range(shnum):
-        name, offset, size = section(i)
-        end = data.index(b"\0", strtab + name)
-        if data[strtab + name:end] == b".text":
-            return offset, size
-    raise AssertionError(f"{binary}: no .text")
-
-
-class Checks:
-    def __init__(self):
-        self.failures = []
-        self.total = 0
-
-    def __call__(self, ok, what, detail=""):
-        self.total += 1
-        print(("ok    " if ok else "FAIL  ") + what)
-        if not ok:
-            self.failures.append(what + (f"\n{detail}" if detail else ""))
-        return ok
 
 
 # -- The checks -----------------------------------------------------------------
@@ -271,7 +61,6 @@ def check_population(work, pop, key, check):
     if not check(code == 0, "population --count 10 exits 0", err):
         return False
     print(err.strip().splitlines()[-1])
-    import sqlite3
     db = sqlite3.connect(f"file:{reg}?mode=ro", uri=True)
     rows = db.execute("SELECT id, label, status, seed_derivation, build_command, "
                       "tree FROM variants ORDER BY number").fetchall()
@@ -304,13 +93,13 @@ def check_population(work, pop, key, check):
     check(fingerprints > 1000, f"the registry holds code fingerprints ({fingerprints})")
 
     secret = key.read_bytes()
-    key_id = stream_key(secret, "population", "key-id", "")[:8].hex()
+    key_id = hkdf.stream_key(secret, "population", "key-id", "")[:8].hex()
     meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
     check(meta.get("key_id") == key_id, "the key id is HKDF('population','key-id','')[:8]",
           f"{meta.get('key_id')} != {key_id}")
     db.close()
 
-    secrets = [secret] + [stream_key(secret, "population", "variant", i) for i in ids]
+    secrets = [secret] + [hkdf.variant_seed(secret, i) for i in ids]
     files = [reg] + list(pop.glob("variants/*/build.log")) + \
         list(pop.glob("variants/*/tree/app")) + list(pop.glob("ship/*/app")) + \
         list(pop.glob(".build-id/*/*.debug"))
@@ -336,7 +125,8 @@ def check_verify(work, pop, key, check):
           "verify: v0004 rebuilt from source and seed is byte-identical", out + err)
 
     # A shipped binary with one byte of code changed.
-    offset, size = text_section(shipped)
+    text = elf.section(shipped, ".text")
+    offset, size = text.offset, text.size
     data = bytearray(shipped.read_bytes())
     data[offset + size // 2] ^= 0xFF
     tampered = work / "tampered"
@@ -352,7 +142,6 @@ def check_verify(work, pop, key, check):
     # A registry whose record no longer matches what the source builds.
     forged = work / "forged.sqlite"
     shutil.copy(reg, forged)
-    import sqlite3
     db = sqlite3.connect(forged)
     db.execute("UPDATE artifacts SET sha256 = ? WHERE variant = 'v0004'", ("0" * 64,))
     db.commit()
@@ -367,20 +156,17 @@ def check_verify(work, pop, key, check):
 def check_symbolize(work, pop, key, check):
     reg = pop / "registry.sqlite"
     app = pop / "variants" / "v0005" / "tree" / "app"
-    run = subprocess.run([str(app), "crash"], capture_output=True, text=True, timeout=60)
-    site = re.search(r"crash-site (0x[0-9a-f]+)", run.stdout)
-    if not check(run.returncode == -6 and site,
+    run, address = sample_project.crash(app)
+    if not check(run.returncode == -6 and address,
                  "the variant aborts, printing the crash site",
                  f"status {run.returncode}: {run.stdout} {run.stderr}"):
         return
-    # The return address is after the call; the call is one byte before.
-    address = hex(int(site.group(1), 16) - 1)
     stripped = work / "shipped-v0005"
     shutil.copy(app, stripped)
     subprocess.run(["strip", str(stripped)], check=True)
     check(b".symtab" not in stripped.read_bytes(), "the shipped copy is stripped")
 
-    line = crash_line()
+    line = sample_project.crash_line()
     expected = re.compile(rf"^{address}\nfail_hard\nerrors\.c:{line}:\d+\n", re.M)
     trace = f"fatal: asked to crash\n#0 {address} in ?? (app+{address})\n"
     # --rebuild: regenerated, though the population kept the debug
@@ -423,7 +209,8 @@ def check_identify(work, pop, key, check):
           "identify: the --strip copy is identified exactly", f"{answer} {err}")
 
     app = pop / "variants" / "v0007" / "tree" / "app"
-    offset, size = text_section(app)
+    text = elf.section(app, ".text")
+    offset, size = text.offset, text.size
     start = offset + (size - 4096) // 2
     fragment = work / "fragment.bin"
     fragment.write_bytes(app.read_bytes()[start:start + 4096])
@@ -441,7 +228,7 @@ def check_identify(work, pop, key, check):
     # Another program, built by divcc.
     other = work / "other"
     source = corpus.CORPUS / "c_sorting.c"
-    subprocess.run([corpus.divcc(False), "-O2", str(source), "-o", str(other)],
+    subprocess.run([tools.divcc(False), "-O2", str(source), "-o", str(other)],
                    check=True, env=environment())
     code, out, err = divtool("identify", "-r", reg, "-k", key, other)
     check(code == 4 and out.startswith("none"),
@@ -517,7 +304,6 @@ def check_failures(work, pop, key, check):
     check(code == 1 and "v0012: the build failed (exit status 7)" in err
           and "no luck for this one" in err and "v0011 built" in err,
           "a failed variant is reported with its status and log; exit 1", err)
-    import sqlite3
     db = sqlite3.connect(pop / "registry.sqlite")
     rows = db.execute("SELECT id, status, exit_status FROM variants WHERE number > 10 "
                       "ORDER BY number").fetchall()
@@ -531,26 +317,23 @@ def check_failures(work, pop, key, check):
           "a failed variant cannot be verified: error, exit 1", err)
 
 
-def main():
-    check = Checks()
-    work = Path(tempfile.mkdtemp(prefix="divcc-population-"))
-    try:
-        write_project(work / "proj")
-        key = work / "master.key"
-        key.write_bytes(os.urandom(32))
-        wrong_key = work / "wrong.key"
-        wrong_key.write_bytes(os.urandom(32))
-        pop = work / "pop"
-        if check_population(work, pop, key, check):
-            check_verify(work, pop, key, check)
-            check_symbolize(work, pop, key, check)
-            check_identify(work, pop, key, check)
-            check_bad_input(work, pop, key, wrong_key, check)
-            check_failures(work, pop, key, check)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    corpus.report("population", check.failures, check.total)
+def run_checks(work, check):
+    sample_project.write_project(work / "proj")
+    key = work / "master.key"
+    key.write_bytes(os.urandom(32))
+    wrong_key = work / "wrong.key"
+    wrong_key.write_bytes(os.urandom(32))
+    pop = work / "pop"
+    if check_population(work, pop, key, check):
+        check_verify(work, pop, key, check)
+        check_symbolize(work, pop, key, check)
+        check_identify(work, pop, key, check)
+        check_bad_input(work, pop, key, wrong_key, check)
+        check_failures(work, pop, key, check)
 
+
+def main():
+    checks.scenario("population", "population", run_checks)
 
 if __name__ == "__main__":
     main()

@@ -8,7 +8,7 @@
 
 import shutil
 
-import corpus
+from divtest import checks, corpus, elf, tools
 
 SEED = "Zq8CorpusSecretXv3"
 OTHER_SEED = "another-seed"
@@ -18,32 +18,32 @@ def build_tree(root, prog, seed, extra=()):
     """Copies prog's sources into root and builds there with relative paths,
     as a build system would. Returns (objects, executable)."""
     root.mkdir(parents=True, exist_ok=True)
-    cc = corpus.divcc(prog.is_cxx)
+    cc = tools.divcc(prog.is_cxx)
     flags = ["-O2", "-fdiversify", "-frandom-seed=" + seed] + list(extra)
     objs = []
     for src in prog.sources:
         shutil.copy(src, root / src.name)
-        corpus.check([cc] + prog.std_flags() + flags + ["-c", src.name, "-o", src.stem + ".o"],
-                     cwd=root)
+        tools.check([cc] + prog.std_flags() + flags + ["-c", src.name, "-o", src.stem + ".o"],
+                    cwd=root)
         objs.append(root / (src.stem + ".o"))
-    corpus.check([cc] + flags + [o.name for o in objs] + corpus.LINK_LIBS + ["-o", "prog"],
-                 cwd=root)
+    tools.check([cc] + flags + [o.name for o in objs] + corpus.LINK_LIBS + ["-o", "prog"],
+                cwd=root)
     return objs, root / "prog"
 
 
 def clang_g_invariant(prog, root):
     """Whether clang-19 -O2 generates the same code with and without -g."""
-    cc = corpus.clang(prog.is_cxx)
+    cc = tools.clang(prog.is_cxx)
     texts = []
     for flags in ([], ["-g"]):
         out = root / ("g" if flags else "plain")
         objs = corpus.compile_objects(cc, prog, ["-O2"] + flags, out)
-        texts.append(corpus.text_section(corpus.link(cc, objs, flags, out / "prog")))
+        texts.append(elf.code_bytes(corpus.link(cc, objs, flags, out / "prog")))
     return texts[0] == texts[1]
 
 
 def main():
-    work = corpus.work_dir("repro")
+    work = checks.work_dir("repro")
     progs = corpus.programs()
 
     def one(prog):
@@ -58,9 +58,9 @@ def main():
         for a, b in zip(objs_a + [exe_a], objs_b + [exe_b]):
             if a.read_bytes() != b.read_bytes():
                 fails.append(f"{prog.name}: {a.name} differs between two directories with the same seed")
-        if corpus.text_section(exe_a) == corpus.text_section(exe_c):
+        if elf.code_bytes(exe_a) == elf.code_bytes(exe_c):
             fails.append(f"{prog.name}: two seeds gave the same code")
-        if corpus.text_section(exe_a) != corpus.text_section(exe_g):
+        if elf.code_bytes(exe_a) != elf.code_bytes(exe_g):
             # clang-19 itself is not -g-invariant on every input; divcc
             # (byte-identical to clang with -fno-diversify) cannot be either.
             plain = work / "clang-g" / prog.name
@@ -75,7 +75,7 @@ def main():
 
     results = corpus.parallel(one, progs)
     failures = [f for fs in results for f in fs]
-    checks = len(progs) * 4
+    count = len(progs) * 4
 
     # Another -j: a multi-file program through make -j1 and make -j4.
     multi = [p for p in progs if len(p.sources) > 1]
@@ -93,13 +93,13 @@ def main():
             (root / "Makefile").write_text(
                 f"FLAGS = -O2 -fdiversify -frandom-seed={SEED}\n"
                 f"prog: {objs}\n\t$(CC) $(FLAGS) {objs} -lm -lpthread -o $@\n" + rules)
-            corpus.check(["make", "-s", "-j" + jobs, "CC=" + corpus.divcc(prog.is_cxx)], cwd=root)
+            tools.check(["make", "-s", "-j" + jobs, "CC=" + tools.divcc(prog.is_cxx)], cwd=root)
             exes.append(root / "prog")
-        checks += 1
+        count += 1
         if exes[0].read_bytes() != exes[1].read_bytes():
             failures.append(f"{prog.name}: make -j1 and make -j4 built different executables")
 
-    corpus.report("reproducibility", failures, checks)
+    checks.report("reproducibility", failures, count)
 
 
 if __name__ == "__main__":

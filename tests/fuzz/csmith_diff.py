@@ -31,8 +31,7 @@ import threading
 import time
 from pathlib import Path
 
-import fuzzlib
-from fuzzlib import Result
+from divtest import fuzz, tools
 
 # Csmith's options: its defaults. Measured on 2 cores (50 programs, run seed
 # 0, 2 divcc seeds): csmith's defaults (median 1,700 lines, at most 4,300)
@@ -45,7 +44,7 @@ CSMITH_OPTIONS = []
 # How long the clang build of a program may run. A csmith program either
 # ends at once (of 1,000 programs, the 891 whose clang builds ended took at
 # most 0.06 s, bench/csmith/README.md) or loops for minutes: those are
-# skipped. A divcc build gets fuzzlib.divcc_timeout().
+# skipped. A divcc build gets fuzz.divcc_timeout().
 RUN_TIMEOUT = 2.0
 
 
@@ -57,7 +56,7 @@ def csmith_seed(run_seed, index):
 
 def csmith_version():
     try:
-        out = subprocess.run([fuzzlib.CSMITH, "--version"], capture_output=True,
+        out = subprocess.run([fuzz.CSMITH, "--version"], capture_output=True,
                              text=True, timeout=30).stdout
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
@@ -78,11 +77,11 @@ class Mismatch:
 
     def reproduction(self, args):
         p = self.program
-        inc = ["-I", fuzzlib.CSMITH_INCLUDE]
-        gen = shlex.join([fuzzlib.CSMITH, "--seed", str(p.seed)] + args.csmith_options
+        inc = ["-I", fuzz.CSMITH_INCLUDE]
+        gen = shlex.join([fuzz.CSMITH, "--seed", str(p.seed)] + args.csmith_options
                          + ["-o", "p.c"])
-        ref = shlex.join([fuzzlib.clang()] + clang_flags(args) + inc + ["p.c", "-o", "ref"])
-        div = shlex.join([fuzzlib.divcc()] + variant_flags(args, args.transforms, self.divcc_seed)
+        ref = shlex.join([fuzz.clang()] + clang_flags(args) + inc + ["p.c", "-o", "ref"])
+        div = shlex.join([fuzz.divcc()] + variant_flags(args, args.transforms, self.divcc_seed)
                          + inc + ["p.c", "-o", "div"])
         return (f"{gen} && {ref} && {div} && "
                 f"{{ ./ref; echo \"exit $?\"; ./div; echo \"exit $?\"; }}")
@@ -116,18 +115,18 @@ def clang_flags(args):
 def variant_flags(args, transforms, seed):
     """A divcc build's flags: the reference's, the transformations and seed,
     and --extra-flags."""
-    return clang_flags(args) + fuzzlib.divcc_flags(transforms, seed) + args.extra
+    return clang_flags(args) + fuzz.divcc_flags(transforms, seed) + args.extra
 
 
 def build_and_run(compiler, flags, prog, name, timeout):
     """Builds prog with compiler and flags as DIR/NAME and runs it; returns
     (Result or None, build error)."""
     exe = prog.dir / name
-    ok, msg = fuzzlib.compile_exe(compiler, flags + ["-I", fuzzlib.CSMITH_INCLUDE],
+    ok, msg = fuzz.compile_exe(compiler, flags + ["-I", fuzz.CSMITH_INCLUDE],
                                   prog.src, exe)
     if not ok:
         return None, msg
-    return fuzzlib.run_exe(exe, timeout), ""
+    return fuzz.run_exe(exe, timeout), ""
 
 
 def check_program(prog, args):
@@ -135,7 +134,7 @@ def check_program(prog, args):
     start = time.monotonic()
     prog.dir.mkdir(parents=True, exist_ok=True)
     try:
-        p = subprocess.run([fuzzlib.CSMITH, "--seed", str(prog.seed)] + args.csmith_options
+        p = subprocess.run([fuzz.CSMITH, "--seed", str(prog.seed)] + args.csmith_options
                            + ["-o", str(prog.src)], capture_output=True, timeout=120,
                            cwd=str(prog.dir))
         generated = p.returncode == 0 and prog.src.exists()
@@ -146,7 +145,7 @@ def check_program(prog, args):
         return prog
     prog.lines = prog.src.read_text(errors="replace").count("\n")
 
-    ref, err = build_and_run(fuzzlib.clang(), clang_flags(args), prog, "clang.exe",
+    ref, err = build_and_run(fuzz.clang(), clang_flags(args), prog, "clang.exe",
                              args.timeout)
     if ref is None:
         prog.status, prog.reason = "skip", "clang build failed"
@@ -167,10 +166,10 @@ def check_program(prog, args):
         return prog
     prog.run_seconds = ref.seconds
 
-    timeout = fuzzlib.divcc_timeout(ref, args.timeout)
+    timeout = fuzz.divcc_timeout(ref, args.timeout)
     for k in range(args.seeds):
         seed = f"csmith-{k}"
-        got, err = build_and_run(fuzzlib.divcc(), variant_flags(args, args.transforms, seed),
+        got, err = build_and_run(fuzz.divcc(), variant_flags(args, args.transforms, seed),
                                  prog, f"divcc-{k}.exe", timeout)
         if got is None:
             prog.mismatches.append(Mismatch(prog, seed, "build", ref, None, err))
@@ -200,7 +199,7 @@ def reproduces(m, args, transforms, timeout, tag):
     """Whether divcc with -fdiversify=TRANSFORMS and m's seed still
     disagrees with clang on m's program."""
     prog = m.program
-    got, err = build_and_run(fuzzlib.divcc(), variant_flags(args, transforms, m.divcc_seed),
+    got, err = build_and_run(fuzz.divcc(), variant_flags(args, transforms, m.divcc_seed),
                              prog, f"alone-{tag}.exe", timeout)
     if m.kind == "build":
         return got is None
@@ -210,11 +209,11 @@ def reproduces(m, args, transforms, timeout, tag):
 def analyse(m, args, timeout):
     """Which transformations reproduce the mismatch alone, and whether the
     program has undefined behaviour after all."""
-    m.alone = [t for t in fuzzlib.TRANSFORMS
+    m.alone = [t for t in fuzz.TRANSFORMS
                if reproduces(m, args, t, timeout, f"{t}-{m.divcc_seed}")]
     if m.kind == "output":
-        m.ub = fuzzlib.undefined_behaviour(m.program.src, m.program.dir, m.expected,
-                                           args.timeout, ["-I", fuzzlib.CSMITH_INCLUDE])
+        m.ub = fuzz.undefined_behaviour(m.program.src, m.program.dir, m.expected,
+                                           args.timeout, ["-I", fuzz.CSMITH_INCLUDE])
 
 
 # ---------------------------------------------------------------------------
@@ -238,15 +237,15 @@ def reduce(m, args, log):
     rdir.mkdir()
     # csmith's header expanded, so that the regression needs only libc.
     src = rdir / "reduced.c"
-    ok, msg = fuzzlib.self_contained(prog.src, src)
+    ok, msg = fuzz.self_contained(prog.src, src)
     if not ok:
         log(f"  reduce: preprocessing failed: {msg}")
         return None
     config = {
-        "clang": fuzzlib.clang(),
-        "divcc": fuzzlib.divcc(),
+        "clang": fuzz.clang(),
+        "divcc": fuzz.divcc(),
         "opt": args.opt,
-        "divcc_flags": fuzzlib.divcc_flags(transforms, m.divcc_seed) + args.extra,
+        "divcc_flags": fuzz.divcc_flags(transforms, m.divcc_seed) + args.extra,
         "mode": m.kind,
         "timeout": args.timeout,
         "file": src.name,
@@ -254,7 +253,8 @@ def reduce(m, args, log):
     (rdir / "config.json").write_text(json.dumps(config, indent=1))
     test = rdir / "interesting.sh"
     test.write_text("#!/bin/sh\nexec " + shlex.join(
-        [sys.executable, str(fuzzlib.FUZZ / "interesting.py"), str(rdir / "config.json")])
+        ["env", f"PYTHONPATH={tools.TESTS}", sys.executable,
+         str(fuzz.FUZZ / "interesting.py"), str(rdir / "config.json")])
         + "\n")
     test.chmod(0o755)
     check = subprocess.run([str(test)], cwd=str(rdir), capture_output=True, text=True)
@@ -305,8 +305,8 @@ def reducer_version(reducer):
 def save_regression(m, transforms, text, args):
     prog = m.program
     name = f"csmith-{prog.seed}-{m.divcc_seed}-{transforms.replace(',', '_')}"
-    fuzzlib.REGRESSIONS.mkdir(exist_ok=True)
-    path = fuzzlib.REGRESSIONS / f"{name}.c"
+    fuzz.REGRESSIONS.mkdir(exist_ok=True)
+    path = fuzz.REGRESSIONS / f"{name}.c"
     alone = ", ".join(m.alone) if m.alone else "none (only together)"
     origin = (f"given with --csmith-seed" if args.csmith_seed else
               f"program {prog.index} of run seed {args.run_seed}")
@@ -321,11 +321,11 @@ def save_regression(m, transforms, text, args):
    Then csmith's header was expanded and the program reduced with
    {args.reducer_version} and tests/fuzz/interesting.py: clang-19 and divcc
    still disagree, clang-19 and gcc warn of no uninitialized use (and the rest
-   of fuzzlib.CLANG_ERRORS/GCC_ERRORS), and ASan+UBSan, MSan and gcc -O0
+   of divtest.fuzz.CLANG_ERRORS/GCC_ERRORS), and ASan+UBSan, MSan and gcc -O0
    builds print what clang-19's prints.
    tests/fuzz/regressions.py builds this file with clang-19 and with divcc
    under the flags below, under other seeds, and compares.
-   divcc-flags: {shlex.join([args.opt] + fuzzlib.divcc_flags(transforms, m.divcc_seed) + args.extra)}
+   divcc-flags: {shlex.join([args.opt] + fuzz.divcc_flags(transforms, m.divcc_seed) + args.extra)}
    status: open
 */
 """
@@ -383,9 +383,9 @@ def main():
     args.opt = "-O" + args.opt
     args.extra = shlex.split(args.extra_flags)
 
-    fuzzlib.require_tools(fuzzlib.CSMITH, fuzzlib.clang(), fuzzlib.divcc())
-    if not Path(fuzzlib.CSMITH_INCLUDE, "csmith.h").exists():
-        sys.exit(f"error: {fuzzlib.CSMITH_INCLUDE}/csmith.h is missing: install "
+    fuzz.require_tools(fuzz.CSMITH, fuzz.clang(), fuzz.divcc())
+    if not Path(fuzz.CSMITH_INCLUDE, "csmith.h").exists():
+        sys.exit(f"error: {fuzz.CSMITH_INCLUDE}/csmith.h is missing: install "
                  f"libcsmith-dev (scripts/install-deps.sh)")
     args.csmith_version = csmith_version()
     work = (args.work_dir or Path(tempfile.mkdtemp(prefix="divcc-csmith-"))).resolve()
@@ -508,10 +508,10 @@ def mismatch_report(m, args):
         f"{options_text(args.csmith_options)})",
         f"  divcc seed: -frandom-seed={m.divcc_seed}",
         f"  transformations: -fdiversify={args.transforms}"
-        + (f" ({','.join(fuzzlib.TRANSFORMS)})" if args.transforms == "all" else ""),
+        + (f" ({','.join(fuzz.TRANSFORMS)})" if args.transforms == "all" else ""),
         f"  what: {m.describe()}",
         "  reproduces alone with: " + (", ".join(m.alone) if m.alone else "none of "
-                                      + ",".join(fuzzlib.TRANSFORMS)),
+                                      + ",".join(fuzz.TRANSFORMS)),
     ]
     if m.kind == "output":
         lines.append("  undefined behaviour: " + (m.ub or "none found (gcc warnings, "

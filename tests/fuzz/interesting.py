@@ -9,10 +9,10 @@ divcc's flags, the file name, the run timeout, and the kind of mismatch,
 "output" or "build").
 
 Valid: clang-19 builds it (at the run's -O level, -O2 by default) with the
-warnings of fuzzlib.CLANG_ERRORS as errors (uninitialized use, missing
+warnings of divtest.fuzz.CLANG_ERRORS as errors (uninitialized use, missing
 return value, implicit declarations, ...), its clang build neither times
 out nor crashes, and (for an output mismatch) gcc
-warns of nothing in fuzzlib.GCC_ERRORS and ASan+UBSan, MSan and gcc -O0
+warns of nothing in divtest.fuzz.GCC_ERRORS and ASan+UBSan, MSan and gcc -O0
 builds behave like the clang build. The cheap checks come first: most
 candidates fail to compile or lose the mismatch."""
 
@@ -21,8 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import fuzzlib  # noqa: E402
+from divtest import fuzz
 
 
 def main():
@@ -31,23 +30,23 @@ def main():
     timeout = config["timeout"]
     with tempfile.TemporaryDirectory(prefix="interesting-", dir=src.parent) as tmp:
         tmp = Path(tmp)
-        ok, msg = fuzzlib.compile_exe(config["clang"], [config["opt"]] + fuzzlib.CLANG_ERRORS,
+        ok, msg = fuzz.compile_exe(config["clang"], [config["opt"]] + fuzz.CLANG_ERRORS,
                                       src, tmp / "clang.exe")
         if not ok:
-            return "clang-19 rejects it: " + fuzzlib.first_error(msg)
-        ref = fuzzlib.run_exe(tmp / "clang.exe", timeout)
+            return "clang-19 rejects it: " + fuzz.first_error(msg)
+        ref = fuzz.run_exe(tmp / "clang.exe", timeout)
         if ref.timed_out or ref.status < 0:
             return "clang-19's build: " + ref.describe()
-        ok, msg = fuzzlib.compile_exe(config["divcc"], [config["opt"], "-w"] + config["divcc_flags"],
+        ok, msg = fuzz.compile_exe(config["divcc"], [config["opt"], "-w"] + config["divcc_flags"],
                                       src, tmp / "divcc.exe")
         if config["mode"] == "build":
             return None if not ok else "divcc builds it"
         if not ok:
             return "divcc does not build it (the mismatch was in output)"
-        got = fuzzlib.run_exe(tmp / "divcc.exe", fuzzlib.divcc_timeout(ref, timeout))
+        got = fuzz.run_exe(tmp / "divcc.exe", fuzz.divcc_timeout(ref, timeout))
         if got == ref:
             return "clang-19 and divcc agree: " + ref.describe()
-        return fuzzlib.undefined_behaviour(src, tmp, ref, timeout)
+        return fuzz.undefined_behaviour(src, tmp, ref, timeout)
 
 
 if __name__ == "__main__":

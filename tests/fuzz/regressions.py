@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import fuzzlib
+from divtest import fuzz
 
 TIMEOUT = 10.0
 
@@ -54,9 +54,9 @@ def main():
                     help="other divcc seeds per regression (default %(default)s)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2)
     args = ap.parse_args()
-    files = args.files or sorted(fuzzlib.REGRESSIONS.glob("*.c"))
+    files = args.files or sorted(fuzz.REGRESSIONS.glob("*.c"))
     if files:
-        fuzzlib.require_tools(fuzzlib.clang(), fuzzlib.divcc())
+        fuzz.require_tools(fuzz.clang(), fuzz.divcc())
     work = Path(tempfile.mkdtemp(prefix="divcc-regressions-"))
 
     def check(path):
@@ -67,21 +67,21 @@ def main():
         d.mkdir()
         recorded = header_flags(text)
         opt = next((f for f in recorded if re.fullmatch(r"-O[0-3sz]", f)), "-O2")
-        ok, msg = fuzzlib.compile_exe(fuzzlib.clang(), [opt, "-w"], path, d / "clang.exe")
+        ok, msg = fuzz.compile_exe(fuzz.clang(), [opt, "-w"], path, d / "clang.exe")
         if not ok:
-            return path, is_open, f"clang-19 does not build it: {fuzzlib.first_error(msg)}"
-        ref = fuzzlib.run_exe(d / "clang.exe", TIMEOUT)
+            return path, is_open, f"clang-19 does not build it: {fuzz.first_error(msg)}"
+        ref = fuzz.run_exe(d / "clang.exe", TIMEOUT)
         if ref.timed_out or ref.status < 0:
             return path, is_open, f"clang-19's build {ref.describe()}"
         failures = []
         for i, flags in enumerate(variants(recorded, args.seeds)):
             exe = d / f"divcc-{i}.exe"
             cmd = [opt, "-w"] + [f for f in flags if f != opt]
-            ok, msg = fuzzlib.compile_exe(fuzzlib.divcc(), cmd, path, exe)
+            ok, msg = fuzz.compile_exe(fuzz.divcc(), cmd, path, exe)
             if not ok:
-                failures.append(f"divcc {' '.join(flags)}: build failed: {fuzzlib.first_error(msg)}")
+                failures.append(f"divcc {' '.join(flags)}: build failed: {fuzz.first_error(msg)}")
                 continue
-            got = fuzzlib.run_exe(exe, fuzzlib.divcc_timeout(ref, TIMEOUT))
+            got = fuzz.run_exe(exe, fuzz.divcc_timeout(ref, TIMEOUT))
             if got != ref:
                 failures.append(f"divcc {' '.join(flags)}: {got.describe()}; "
                                 f"clang-19: {ref.describe()}")

@@ -11,6 +11,8 @@ config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.divcc_build_dir, "tests", "lit")
 
+# Before %divcc, which is a prefix of it.
+config.substitutions.append(("%divcc-llc", os.path.join(config.divcc_build_dir, "bin", "divcc-llc")))
 config.substitutions.append(("%divcc", os.path.join(config.divcc_build_dir, "divcc")))
 config.substitutions.append(("%divxx", os.path.join(config.divcc_build_dir, "div++")))
 config.substitutions.append(("%divtool", os.path.join(config.divcc_build_dir, "divtool")))
@@ -21,6 +23,8 @@ config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", "/usr/bin:/bin")])
 # A seed in the environment would change every test's output.
 config.environment.pop("DIVCC_SEED_FILE", None)
+# Python scripts of the tests import the helpers of tests/divtest.
+config.environment["PYTHONPATH"] = os.path.dirname(config.test_source_root)
 
 # AArch64: tests that only compile need nothing beyond LLVM; tests that link
 # and run AArch64 programs need the Debian cross libraries and qemu-user,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Real-world projects built by divcc pass their own test suites.
 
-Each selected project (tests/real-world/projects.py) is built from a fresh
+Each selected project (tests/divtest/projects.py) is built from a fresh
 copy of its sources, for each seed, with
     CC=divcc CXX=div++ CFLAGS=CXXFLAGS=-O2
     DIVCC_OPTIONS="-fdiversify=LIST -fdiversify-seed-file=SEEDFILE"
@@ -35,35 +35,17 @@ import os
 import shlex
 import shutil
 import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "e2e"))
-
-import corpus  # noqa: E402  (build_dir(), clang-19's path)
-import projects  # noqa: E402
+from divtest import longrun, projects, tools
+from divtest.longrun import fmt_time, say
 
 # Rough cost of one build and test run under divcc, to start the longest
 # first.
 COST = {"leveldb": 6, "sqlite": 5, "secp256k1": 4, "xz": 3, "expat": 2, "lz4": 1}
 
 DEFAULT_TARGET = "x86_64"  # this machine
-
-START = time.monotonic()
-PRINT_LOCK = threading.Lock()
-
-
-def say(msg):
-    with PRINT_LOCK:
-        print(f"[{time.monotonic() - START:7.1f}s] {msg}", flush=True)
-
-
-def fmt_time(seconds):
-    return f"{seconds:.1f}s" if seconds < 120 else f"{seconds / 60:.1f}min"
 
 
 class Failure:
@@ -82,11 +64,10 @@ class Runner:
     def __init__(self, args, work):
         self.args = args
         self.work = work
-        bdir = corpus.build_dir()
-        self.divcc = str(bdir / "divcc")
-        self.divxx = str(bdir / "div++")
-        self.clang = corpus.clang(False)
-        self.clangxx = corpus.clang(True)
+        self.divcc = tools.divcc(False)
+        self.divxx = tools.divcc(True)
+        self.clang = tools.clang(False)
+        self.clangxx = tools.clang(True)
         self.jobs = args.jobs
         self.target = args.target
         self.passed = 0
@@ -170,9 +151,9 @@ class Runner:
             cmd.append("--full")
         if test:
             cmd += ["--test", test]
-        env = ""
+        env = "PYTHONPATH=tests "
         if "DIVCC_BUILD_DIR" in os.environ:
-            env = f"DIVCC_BUILD_DIR={shlex.quote(os.environ['DIVCC_BUILD_DIR'])} "
+            env += f"DIVCC_BUILD_DIR={shlex.quote(os.environ['DIVCC_BUILD_DIR'])} "
         return env + shlex.join(cmd)
 
     def triage_test(self, name, build, test, reference):
@@ -362,10 +343,7 @@ def parse_args():
 
 def main():
     args = parse_args()
-    for tool in ("divcc", "div++"):
-        if not (corpus.build_dir() / tool).exists():
-            sys.exit(f"real-world: {corpus.build_dir() / tool} is missing: build divcc first "
-                     f"(or set DIVCC_BUILD_DIR)")
+    tools.require_build("real-world")
     for tool in ("make", "npm"):
         if shutil.which(tool) is None:
             sys.exit(f"real-world: '{tool}' is not installed")
@@ -374,17 +352,13 @@ def main():
         sys.exit(f"real-world: cannot build for {args.target}: {why}; "
                  f"scripts/install-deps.sh installs it")
 
-    if args.work_dir:
-        work = Path(args.work_dir).resolve()
-        work.mkdir(parents=True, exist_ok=True)
-    else:
-        prefix = "divcc-realworld-" + (f"{args.target}-" if args.target != DEFAULT_TARGET else "")
-        work = Path(tempfile.mkdtemp(prefix=prefix))
+    prefix = "divcc-realworld-" + (f"{args.target}-" if args.target != DEFAULT_TARGET else "")
+    work = longrun.work_dir(args.work_dir, prefix)
     mode = ("full" if args.full else "CI") + " mode"
     if args.target != DEFAULT_TARGET:
         mode += f", {args.target} under {projects.get_target(args.target).emulator[0]}"
     say(f"real-world ({mode}): {', '.join(args.names)}; seeds {', '.join(args.seed_list)}; "
-        f"-fdiversify={args.transforms}{' -flto=' + args.lto if args.lto else ''}; -j{args.jobs}; divcc {corpus.build_dir()}; in {work}")
+        f"-fdiversify={args.transforms}{' -flto=' + args.lto if args.lto else ''}; -j{args.jobs}; divcc {tools.build_dir()}; in {work}")
 
     runner = Runner(args, work)
     fetch_failed = []
@@ -412,24 +386,10 @@ def main():
         for f in futures:
             f.result()
 
-    elapsed = time.monotonic() - START
     print()
-    for f in runner.failures:
-        print(f.line())
-        print(f"  reproduce: {f.repro}")
-        if f.log:
-            print(f"  log: {f.log}")
-    if runner.failures or args.keep:
-        print(f"build folders kept in {work}")
-    elif args.work_dir:  # remove only what this run made
-        for d in work.iterdir():
-            if d.name.startswith(tuple(f"{n}-" for n in names)):
-                shutil.rmtree(d, ignore_errors=True)
-    else:
-        shutil.rmtree(work, ignore_errors=True)
-    print(f"real-world ({mode}) took {fmt_time(elapsed)}")
-    print(f"real-world: {runner.passed} passed, {len(runner.failures)} failed")
-    sys.exit(1 if runner.failures else 0)
+    longrun.finish(
+        "real-world", mode, runner.passed, runner.failures, work, args.keep, args.work_dir,
+        lambda d: d.name.startswith(tuple(f"{n}-" for n in names)))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ foreach(Var PYTHON REFERENCE DUMP MIN_LINES)
   endif()
 endforeach()
 
+# stream_reference.py imports tests/divtest.
+set(ENV{PYTHONPATH} "${CMAKE_CURRENT_LIST_DIR}/..")
 execute_process(COMMAND "${PYTHON}" "${REFERENCE}"
   RESULT_VARIABLE PyResult OUTPUT_VARIABLE PyOut ERROR_VARIABLE PyErr)
 if(NOT PyResult EQUAL 0)

@@ -59,7 +59,7 @@ protected:
     std::vector<const char *> Argv;
     for (const std::string &A : Args)
       Argv.push_back(A.c_str());
-    return parseCommandLine(Argv);
+    return parseCommandLine(Argv, DivccEnvironment::fromProcess());
   }
 
   /// Parses, requiring success.
@@ -187,7 +187,8 @@ TEST_F(OptionsTest, NoDiversifyEmptiesTheSet) {
 }
 
 TEST_F(OptionsTest, LastDiversifyOptionWins) {
-  EXPECT_EQ(parseOK({"-fno-diversify", "-fdiversify"}).Cfg.Diversity.Transformations.str(),
+  EXPECT_EQ(parseOK({"-fno-diversify", "-fdiversify"})
+                .Cfg.Diversity.Transformations.str(),
             TransformationSet::defaultSet().str());
   EXPECT_EQ(parseOK({"-fdiversify=nops", "-fdiversify=funcs"})
                 .Cfg.Diversity.Transformations.str(),
@@ -217,10 +218,12 @@ TEST_F(OptionsTest, DiversifyAllAndLists) {
     EXPECT_EQ(parseOK({std::string("-fdiversify=") + Info.Name})
                   .Cfg.Diversity.Transformations.str(),
               Info.Name);
-  EXPECT_EQ(parseOK({"-fdiversify=funcs,nops"}).Cfg.Diversity.Transformations.str(),
-            "nops,funcs");
-  EXPECT_EQ(parseOK({"-fdiversify=default"}).Cfg.Diversity.Transformations.str(),
-            TransformationSet::defaultSet().str());
+  EXPECT_EQ(
+      parseOK({"-fdiversify=funcs,nops"}).Cfg.Diversity.Transformations.str(),
+      "nops,funcs");
+  EXPECT_EQ(
+      parseOK({"-fdiversify=default"}).Cfg.Diversity.Transformations.str(),
+      TransformationSet::defaultSet().str());
 }
 
 TEST_F(OptionsTest, UnknownTransformationIsNamed) {

@@ -2,54 +2,26 @@
 """An independent, pure-Python model of divcc's random streams.
 
 Written from the specifications only (RFC 5869 HKDF-SHA256, RFC 8439
-ChaCha20) and from divcc's documented choices:
+ChaCha20) and from divcc's documented choices: a label's stream key is
+HKDF-SHA256 of the secret and the label, as tests/divtest/hkdf.py spells
+out, and
 
-  master key (PRK) = HKDF-Extract(salt = "divcc master key v1", IKM = secret)
-  stream key       = HKDF-Expand(PRK, info = encode(label), L = 32)
-  encode(label)    = "divcc stream v1"
-                     || len(transformation) as u32 big-endian || transformation
-                     || len(module)         as u32 big-endian || module
-                     || len(function)       as u32 big-endian || function
-  stream           = ChaCha20 keystream (key = stream key, nonce = 0,
-                     block counter from 0), read as little-endian u64 words.
+  stream = ChaCha20 keystream (key = stream key, nonce = 0, block counter
+           from 0), read as little-endian u64 words.
 
-It uses only the standard library (hmac, hashlib, struct) and none of
-divcc's or OpenSSL's ChaCha20. It prints one line per (secret, label, word
-range); divcc-stream-dump prints the same lines from divcc's own code, and
-the ctest `stream-matches-python-reference` compares the two outputs.
+It uses only the standard library (struct here; hmac and hashlib in
+tests/divtest/hkdf.py, the HKDF half) and none of divcc's or OpenSSL's
+ChaCha20. It prints one line per (secret, label, word range);
+divcc-stream-dump prints the same lines from divcc's own code, and the
+ctest `stream-matches-python-reference` compares the two outputs (run with
+tests/ on PYTHONPATH: PYTHONPATH=tests python3 tests/unit/stream_reference.py).
 Keep CASES in step with the table in StreamDump.cpp.
 """
 
-import hashlib
-import hmac
 import struct
 import sys
 
-SALT = b"divcc master key v1"
-LABEL_PREFIX = b"divcc stream v1"
-
-# ---------------------------------------------------------------- HKDF
-
-
-def hkdf_extract(salt, ikm):
-    return hmac.new(salt, ikm, hashlib.sha256).digest()
-
-
-def hkdf_expand(prk, info, length):
-    out, block, i = b"", b"", 1
-    while len(out) < length:
-        block = hmac.new(prk, block + info + bytes([i]), hashlib.sha256).digest()
-        out += block
-        i += 1
-    return out[:length]
-
-
-def encode_label(transformation, module, function):
-    info = LABEL_PREFIX
-    for field in (transformation, module, function):
-        info += struct.pack(">I", len(field)) + field
-    return info
-
+from divtest import hkdf
 
 # ------------------------------------------------------------- ChaCha20
 
@@ -111,8 +83,7 @@ CASES = [
 
 def main():
     for secret, trans, module, function, first, count in CASES:
-        prk = hkdf_extract(SALT, secret)
-        key = hkdf_expand(prk, encode_label(trans, module, function), 32)
+        key = hkdf.stream_key(secret, trans, module, function)
         words = stream_words(key, first, count)
         sys.stdout.write(
             "secret=%s t=%s m=%s f=%s words[%d..%d]: %s\n"

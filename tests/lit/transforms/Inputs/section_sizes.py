@@ -1,18 +1,13 @@
 """Compares the .init size and .plt address of a clang build (first binary)
 with divcc builds (the others), for tests/lit/transforms/offset.c."""
-import subprocess
 import sys
+
+from divtest import elf
 
 
 def sections(path):
-    out = subprocess.run(["llvm-readelf", "-SW", path], check=True,
-                         capture_output=True, text=True).stdout
-    result = {}
-    for line in out.splitlines():
-        fields = line.replace("[ ", "[").split()
-        if len(fields) > 6 and fields[1].startswith("."):
-            result[fields[1]] = (int(fields[3], 16), int(fields[5], 16))
-    return result
+    """{name: (address, size)} of path's sections."""
+    return {name: (s.addr, s.size) for name, s in elf.sections(path).items()}
 
 
 def yes(flag):

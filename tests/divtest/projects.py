@@ -4,6 +4,7 @@ Each project's sources come from a pinned npm package (a Node.js binding
 that vendors a C or C++ library), fetched once with `npm pack`, checked
 against the sha512 integrity recorded below and unpacked into a cache that
 git ignores (tests/real-world/cache/, or $DIVCC_REALWORLD_CACHE).
+The SQLite workload is tests/real-world/sqlite-workload.sql.
 
 The API, shared by tests/real-world/realworld.py and by benchmarks:
 
@@ -53,14 +54,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+from divtest import tools
+
+HERE = tools.TESTS / "real-world"
 SQLITE_WORKLOAD = HERE / "sqlite-workload.sql"
 
 BUILD_TIMEOUT = 3600  # seconds, a whole build
 TEST_TIMEOUT = 1200   # seconds, one test
 # LLVM's tools (the cross targets' archivers), next to the reference clang.
-LLVM_BIN = Path(os.environ.get("DIVCC_TEST_CLANG", "/usr/lib/llvm-19/bin/clang")).parent
+LLVM_BIN = Path(tools.CLANG).parent
 
 
 def cache_dir():

@@ -1,7 +1,7 @@
-"""What the differential fuzzer (csmith_diff.py), its interestingness test
-(interesting.py) and the regression runner (regressions.py) share: the
-compilers, how a program is built and run, and how two runs are compared.
-Python 3 standard library only."""
+"""What the differential fuzzer (tests/fuzz/csmith_diff.py), its
+interestingness test (interesting.py) and the regression runner
+(regressions.py) share: the compilers, how a program is built and run, and
+how two runs are compared. Python 3 standard library only."""
 
 import os
 import shlex
@@ -11,27 +11,24 @@ import sys
 import time
 from pathlib import Path
 
-FUZZ = Path(__file__).resolve().parent
-ROOT = FUZZ.parents[1]
+from divtest import tools
+
+FUZZ = tools.TESTS / "fuzz"
 REGRESSIONS = FUZZ / "regressions"
-sys.path.insert(0, str(ROOT / "tests" / "e2e"))
-import corpus  # noqa: E402  (tests/e2e/corpus.py: clang-19's path, DIVCC_BUILD_DIR)
 
 CSMITH = shutil.which("csmith") or "/usr/bin/csmith"
 CSMITH_INCLUDE = "/usr/include/csmith"
 GCC = shutil.which("gcc") or "/usr/bin/gcc"
 
-# Every transformation -fdiversify=all turns on (docs/manual.md).
-TRANSFORMS = ["nops", "funcs", "sched", "regs", "frames", "globals",
-              "blocks", "subst", "link", "offset"]
+TRANSFORMS = tools.TRANSFORMATIONS
 
 
 def clang():
-    return corpus.clang(False)
+    return tools.clang(False)
 
 
 def divcc():
-    return corpus.divcc(False)
+    return tools.divcc(False)
 
 
 def divcc_flags(transforms, seed):

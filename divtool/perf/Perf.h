@@ -1,0 +1,162 @@
+//===- Perf.h - `divtool perf`: timing that controls for layout -----------===//
+//
+// A program's speed depends on its code layout: where functions, loops and
+// branches fall relative to cache lines, pages and the branch predictor's
+// tables. One build is one layout, so a before/after comparison of two
+// builds mixes the change being measured with the accident of two layouts
+// (Mytkowicz et al., "Producing wrong data without doing anything obviously
+// wrong!", 2009). STABILIZER (Curtsinger and Berger, 2013) re-randomized
+// layout at run time, so that layout became a random factor averaged over;
+// divcc makes a new layout at every build, so divtool perf does the same at
+// build time:
+//
+//   1. it builds K variants of the project with buildPopulation (the
+//      machinery of `divtool population`: a copy of the source per variant,
+//      the project's own build command, a seed per variant derived from the
+//      master secret and the variant's id);
+//   2. it runs the benchmark command in each variant's tree R times, after W
+//      warm-up runs, and records the CPU time (user + system, of the
+//      benchmark and the children it waited for: wait4's rusage) and the
+//      wall-clock time of each run;
+//   3. the unit of observation is the variant: its value is the median of
+//      its runs; over the K variants it reports the mean, the standard
+//      deviation and a confidence interval of the mean from Student's t;
+//   4. with --compare (two build commands) or --compare-source (two source
+//      trees), both builds get K variants with the same ids, hence the same
+//      seeds, and Welch's t-test says whether their means differ.
+//
+// Runs are interleaved, round by round (run r of every variant of every
+// build, then run r + 1), alternating which build goes first, so that a
+// change in the machine's load over time spreads over all of them instead of
+// biasing one build. Benchmarks run one at a time, whatever -j is.
+//
+// Secrets: the master key goes only to buildPopulation (Population.h), which
+// keeps it out of every command line, environment, file and log. Without
+// --seed-file, a fresh master key is drawn (MasterKey::fresh) for this run
+// only; it is never written or shown.
+//
+// The files: PerfCommand.cpp is the command line, Measure.cpp builds and
+// times the variants, Report.cpp prints the table and the JSON,
+// HtmlReport.cpp writes the HTML report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIVCC_DIVTOOL_PERF_PERF_H
+#define DIVCC_DIVTOOL_PERF_PERF_H
+
+#include "divtool/perf/Statistics.h"
+#include "random/SecretSeed.h"
+#include "registry/Registry.h"
+#include "support/Environment.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace divcc {
+
+/// `divtool perf`'s options, one field per flag.
+struct PerfOptions {
+  unsigned Variants = 0;
+  std::string SeedFile;
+  std::string Build;
+  std::vector<std::string> Compare;
+  std::vector<std::string> CompareSource;
+  std::string Source;
+  std::string Out;
+  unsigned Runs = 1;
+  unsigned Warmup = 0;
+  unsigned Jobs = 1;
+  std::string Metric = "cpu";
+  double Confidence = 0.95;
+  bool Json = false;
+  std::string Html;
+  bool Keep = false;
+  std::optional<bool> Progress;
+  std::vector<std::string> Bench;
+};
+
+/// A build configuration and what was measured of it.
+struct BuildResult {
+  std::string Name; ///< "A", "B", or "build" alone.
+  std::vector<std::string> Command;
+  std::string Source;
+  std::string Out, RegistryPath;
+  std::vector<VariantRecord> Variants;
+  /// Per variant, the seconds of each run.
+  std::vector<std::vector<double>> Cpu, Wall;
+  /// Per variant, the median of its runs.
+  std::vector<double> CpuMedian, WallMedian;
+  Summary CpuSummary, WallSummary;
+
+  const std::vector<double> &medians(bool UseCpu) const {
+    return UseCpu ? CpuMedian : WallMedian;
+  }
+  const Summary &summary(bool UseCpu) const {
+    return UseCpu ? CpuSummary : WallSummary;
+  }
+};
+
+struct PerfResult {
+  std::vector<std::string> Bench;
+  unsigned Runs = 0, Warmup = 0;
+  bool UseCpu = true;
+  double Confidence = 0.95;
+  std::vector<BuildResult> Builds;
+  std::optional<WelchResult> Welch;
+  /// Every variant of B is byte for byte the same variant of A.
+  bool IdenticalBuilds = false;
+
+  /// 1 - Confidence, without the rounding error (0.05, not 0.05000...04).
+  double alpha() const { return std::round((1 - Confidence) * 1e9) / 1e9; }
+  bool significant() const { return Welch && Welch->P < alpha(); }
+  std::string metricName() const {
+    return UseCpu ? "CPU time (user + system)" : "wall-clock time";
+  }
+};
+
+/// Builds the K variants of \p B's configuration into \p Out, with seeds
+/// derived from \p Key, and reads back what the registry recorded of them.
+llvm::Error buildVariants(const PerfOptions &C, BuildResult &B,
+                          const MasterKey &Key, llvm::StringRef Out,
+                          const DivccEnvironment &Env);
+/// Whether every variant of \p A has the same artifacts as that of \p B.
+bool sameArtifacts(const BuildResult &A, const BuildResult &B,
+                   const MasterKey &Key);
+/// Runs the benchmark in every variant's tree, round by round, and fills in
+/// the times, the medians, the summaries and the test.
+llvm::Error measure(const PerfOptions &C, PerfResult &R);
+
+/// A unit for times around \p Typical seconds: its name and its size.
+struct TimeUnit {
+  const char *Name;
+  double Seconds;
+};
+
+TimeUnit unitFor(double Typical);
+/// \p V with \p Digits significant digits (at least one decimal below 10).
+std::string significant(double V, int Digits = 4);
+/// \p Seconds in \p U, with four significant digits.
+std::string inUnit(double Seconds, TimeUnit U);
+/// "+1.25%" for 0.0125; "n/a" if not finite.
+std::string signedPercent(double Share);
+/// "95%" for 0.95, "99.5%" for 0.995.
+std::string levelPercent(double Level);
+/// "no significant difference at 5%" or "significant at 5% (B is slower)".
+std::string verdict(const PerfResult &R);
+
+/// The table divtool perf prints.
+void printTable(const PerfResult &R, llvm::raw_ostream &OS);
+/// The results as JSON (--json).
+std::string perfJson(const PerfResult &R);
+/// A self-contained HTML page with the results and plots (--html).
+std::string perfHtml(const PerfResult &R);
+
+} // namespace divcc
+
+#endif

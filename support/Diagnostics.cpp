@@ -1,0 +1,53 @@
+//===- Diagnostics.cpp - Errors and warnings under the program's name -----===//
+
+#include "support/Diagnostics.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace divcc {
+
+static std::string &nameStorage() {
+  static std::string Name = "divcc";
+  return Name;
+}
+
+void setProgramName(StringRef Name) { nameStorage() = Name.str(); }
+
+StringRef programName() { return nameStorage(); }
+
+Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+Error makeError(const Twine &What, std::error_code EC) {
+  return createStringError(EC, What + ": " + EC.message());
+}
+
+std::string formatDiagnostic(Severity S, const Twine &Message) {
+  return (programName() + (S == Severity::Error ? ": error: " : ": warning: ") +
+          Message)
+      .str();
+}
+
+void printError(Error E) {
+  handleAllErrors(std::move(E), [](const ErrorInfoBase &Info) {
+    printError(Info.message());
+  });
+}
+
+void printError(const Twine &Message) {
+  errs() << formatDiagnostic(Severity::Error, Message) << "\n";
+}
+
+void printWarning(const Twine &Message) {
+  errs() << formatDiagnostic(Severity::Warning, Message) << "\n";
+}
+
+int reportError(Error E) {
+  printError(std::move(E));
+  return 1;
+}
+
+} // namespace divcc

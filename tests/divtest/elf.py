@@ -1,0 +1,83 @@
+"""What the checks read in ELF files (64-bit, little-endian: x86-64 and
+AArch64): section headers, code bytes, symbols, the build id."""
+
+import re
+import struct
+import subprocess
+from collections import namedtuple
+from pathlib import Path
+
+from divtest import tools
+
+Section = namedtuple("Section", "addr offset size")
+
+
+def sections(binary):
+    """{name: Section(address, file offset, size)}, from the section headers."""
+    data = Path(binary).read_bytes()
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+
+    def header(i):
+        name, _type, _flags, addr, offset, size = struct.unpack_from(
+            "<IIQQQQ", data, shoff + i * shentsize)
+        return name, Section(addr, offset, size)
+    _, strtab = header(shstrndx)
+    found = {}
+    for i in range(shnum):
+        name, section = header(i)
+        start = strtab.offset + name
+        found[data[start:data.index(b"\0", start)].decode()] = section
+    return found
+
+
+def section(binary, name):
+    """The Section called name; AssertionError if binary has none."""
+    found = sections(binary).get(name)
+    if found is None:
+        raise AssertionError(f"{binary}: no section {name}")
+    return found
+
+
+def code_bytes(binary):
+    """The bytes of every executable section, in order, as one blob (each
+    preceded by its name), from objdump and objcopy."""
+    out = tools.check(["objdump", "-h", "-w", str(binary)]).decode()
+    names = []
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) > 7 and parts[0].isdigit() and "CODE" in line:
+            names.append(parts[1])
+    blob = b""
+    for name in names:
+        tmp = Path(str(binary) + ".section")
+        tools.check(["objcopy", "-O", "binary", "--only-section=" + name, str(binary),
+                     str(tmp)])
+        blob += name.encode() + b"\0" + tmp.read_bytes()
+        tmp.unlink()
+    return blob
+
+
+def symbols(binary, kind):
+    """Names of the defined function ("F") or data ("O") symbols, grouped by
+    section and in address order within each (in an object file every
+    section starts at 0, so a plain address sort would interleave them)."""
+    out = tools.check(["objdump", "-t", "-w", str(binary)]).decode()
+    found = []
+    for line in out.splitlines():
+        # "VALUE FLAGS(7 columns) SECTION\tSIZE [VISIBILITY] NAME"
+        value, flags, rest = line[:16], line[17:24], line[25:].split()
+        if len(rest) < 3 or not all(c in "0123456789abcdef" for c in value):
+            continue
+        section_name, name = rest[0], rest[-1]
+        if kind in flags and section_name != "*UND*":
+            found.append((section_name, int(value, 16), name))
+    return [(section_name, name) for section_name, _, name in sorted(found)]
+
+
+def build_id(binary):
+    """The GNU build id as hex, from readelf -n; "" if there is none."""
+    out = subprocess.run(["readelf", "-n", str(binary)], capture_output=True,
+                         text=True).stdout
+    m = re.search(r"Build ID: ([0-9a-f]+)", out)
+    return m.group(1) if m else ""
