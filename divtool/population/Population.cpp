@@ -383,8 +383,8 @@ Expected<PopulationBuilt> buildPopulation(const PopulationOptions &C,
   // seed, never the seed (driver/RemoteCompile.h).
   if (!C.Launcher.empty())
     Add.push_back(assignment(EnvPrefix, C.Launcher));
-  if (C.DivccOptions)
-    Add.push_back(assignment(EnvOptions, *C.DivccOptions));
+  if (C.Divcc)
+    Add.push_back(C.Divcc->assignment());
   std::vector<std::string> Env = environmentWith({EnvSeedFile, EnvPrefix}, Add);
 
   std::string First = Variants->front().Id, Last = Variants->back().Id;

@@ -13,6 +13,7 @@
 #ifndef DIVCC_DIVTOOL_POPULATION_POPULATION_H
 #define DIVCC_DIVTOOL_POPULATION_POPULATION_H
 
+#include "divtool/DivccOptions.h"
 #include "random/SecretSeed.h"
 #include "support/Environment.h"
 
@@ -47,7 +48,7 @@ struct PopulationOptions {
   std::vector<std::string> Command;
   /// divcc options for every divcc the builds run (DIVCC_OPTIONS); none
   /// leaves the environment's.
-  std::optional<std::string> DivccOptions;
+  std::optional<DivccOptions> Divcc;
   /// Prefix of progress messages.
   std::string Tool = "divtool population";
 };

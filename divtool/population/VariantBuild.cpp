@@ -301,8 +301,8 @@ buildPrivateCopy(const PrivateBuild &B, const RebuildOptions &Options,
   }
   if (!Options.CacheDir.empty())
     Add.push_back(assignment(EnvCacheDir, Options.CacheDir));
-  if (Options.DivccOptions)
-    Add.push_back(assignment(EnvOptions, *Options.DivccOptions));
+  if (Options.Divcc)
+    Add.push_back(Options.Divcc->assignment());
   // A DIVCC_OPTIONS of the user's reaches the build unless one is given.
   std::vector<std::string> Env =
       environmentWith({EnvCacheDir, EnvSeedFile}, Add);

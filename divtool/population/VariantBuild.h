@@ -23,6 +23,7 @@
 #ifndef DIVCC_DIVTOOL_POPULATION_VARIANTBUILD_H
 #define DIVCC_DIVTOOL_POPULATION_VARIANTBUILD_H
 
+#include "divtool/DivccOptions.h"
 #include "random/SecretSeed.h"
 #include "random/SeedFile.h"
 #include "registry/Artifacts.h"
@@ -95,8 +96,8 @@ struct RebuildOptions {
   /// depends on nothing stored (verify, symbolize).
   std::string CacheDir;
   /// divcc options for every divcc the build runs (DIVCC_OPTIONS, e.g.
-  /// "-fdiversify=regs"); none to leave the environment's.
-  std::optional<std::string> DivccOptions;
+  /// -fdiversify=regs); none to leave the environment's.
+  std::optional<DivccOptions> Divcc;
 };
 
 /// Rebuilds \p V: copies its source to a temporary tree and runs its

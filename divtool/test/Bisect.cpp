@@ -83,7 +83,7 @@ private:
 };
 
 Expected<bool> Bisection::failsWith(ArrayRef<Transformation> Set, bool List) {
-  Expected<Trial> T = Run("-fdiversify=" + names(Set), List);
+  Expected<Trial> T = Run(DivccOptions().diversify(names(Set)), List);
   if (!T)
     return T.takeError();
   Say("  -fdiversify=" + names(Set) + ": " + (T->Fails ? "fails" : "passes"));
@@ -99,9 +99,7 @@ Expected<bool> Bisection::failsOn(Transformation T,
     return E;
   std::string Name = transformationName(T);
   Expected<Trial> Result =
-      Run("-fdiversify=" + Name + " -fdiversify-only=" + Name + ":@" +
-              std::string(List),
-          false);
+      Run(DivccOptions().diversify(Name).only(T, ("@" + List).str()), false);
   if (!Result)
     return Result.takeError();
   Say("  " + Name + " on " + Twine(Functions.size()) + " function" +

@@ -27,6 +27,7 @@
 #ifndef DIVCC_DIVTOOL_TEST_BISECT_H
 #define DIVCC_DIVTOOL_TEST_BISECT_H
 
+#include "divtool/DivccOptions.h"
 #include "transforms/Transformations.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -46,11 +47,11 @@ struct Trial {
   std::vector<std::string> Functions;
 };
 
-/// Builds the variant with \p DivccOptions (for DIVCC_OPTIONS), runs the
-/// test and compares it with the undiversified build; lists the build's
-/// functions if \p ListFunctions.
+/// Builds the variant with \p Options given to divcc, runs the test and
+/// compares it with the undiversified build; lists the build's functions if
+/// \p ListFunctions.
 using RunTrial = llvm::function_ref<llvm::Expected<Trial>(
-    const std::string &DivccOptions, bool ListFunctions)>;
+    const DivccOptions &Options, bool ListFunctions)>;
 
 struct BisectResult {
   /// The transformations the failure needs (one, unless none fails alone).

@@ -93,10 +93,10 @@ private:
   Error runReference();
   /// Builds and tests K variants through buildPopulation.
   Error runPopulation();
-  /// Builds variant \p Id (none: undiversified) with \p DivccOptions in a
+  /// Builds variant \p Id (none: undiversified) with \p Options in a
   /// private tree and runs the test there (twice with \p Again); lists the
   /// build's functions into \p Functions if given.
-  Expected<TestResult> buildAndTest(StringRef Id, StringRef DivccOptions,
+  Expected<TestResult> buildAndTest(StringRef Id, const DivccOptions &Options,
                                     StringRef Stem,
                                     std::vector<std::string> *Functions,
                                     TestResult *Again = nullptr);
@@ -108,9 +108,9 @@ private:
   MasterKey Key;
   const DivccEnvironment &Env;
   std::vector<Transformation> Active;
-  std::string DivccOptions; ///< What every variant's divcc is given.
+  DivccOptions Divcc; ///< What every variant's divcc is given.
   /// DIVCC_OPTIONS of divtool's environment, ahead of divtool test's own.
-  std::string UserOptions;
+  DivccOptions UserOptions;
   std::string Source, SeedFile, Work, ResultsDir, CacheDir;
   std::optional<PrivateDir> WorkDir;
   std::vector<std::string> Exclude;
@@ -127,7 +127,11 @@ Error TestRunner::prepare() {
   if (!Parsed)
     return Parsed.takeError();
   Active = std::move(*Parsed);
-  DivccOptions = "-fdiversify=" + C.Transforms;
+  // divcc reads these through DIVCC_OPTIONS, split at white space.
+  if (hasWhiteSpace(C.Functions))
+    return makeError("--functions '" + C.Functions +
+                     "': names are separated by commas, without white space");
+  Divcc.diversify(C.Transforms);
   if (!C.Functions.empty()) {
     for (Transformation T : Active) {
       if (!allTransformations()[unsigned(T)].PerFunction)
@@ -135,9 +139,7 @@ Error TestRunner::prepare() {
                          "and '" +
                          Twine(transformationName(T)) +
                          "' in --transforms acts on whole modules or the link");
-      DivccOptions +=
-          " -fdiversify-only=" + std::string(transformationName(T)) + ":" +
-          C.Functions;
+      Divcc.only(T, C.Functions);
     }
   }
   for (const std::string &Id : C.Only)
@@ -185,6 +187,10 @@ Error TestRunner::prepare() {
   }
   Exclude.push_back(Work);
   ResultsDir = Work + "/results";
+  if (C.Bisect && hasWhiteSpace(ResultsDir))
+    return makeError("--bisect hands divcc function lists under '" + Work +
+                     "', whose name must hold no white space: choose another "
+                     "with --out");
   if (std::error_code EC = sys::fs::create_directories(ResultsDir + "/lists"))
     return makeError("cannot create '" + ResultsDir + "': " + EC.message());
 
@@ -198,8 +204,7 @@ Error TestRunner::prepare() {
   } else {
     CacheDir = Work + "/cache";
   }
-  if (Env.Options)
-    UserOptions = *Env.Options + " ";
+  UserOptions = DivccOptions::fromEnvironment(Env);
   BuildCommand = {"/bin/sh", "-c", C.Build};
   Test.Argv = C.Command;
   Test.TimeoutSeconds = C.Timeout;
@@ -207,8 +212,8 @@ Error TestRunner::prepare() {
 }
 
 Expected<TestResult>
-TestRunner::buildAndTest(StringRef Id, StringRef Options, StringRef Stem,
-                         std::vector<std::string> *Functions,
+TestRunner::buildAndTest(StringRef Id, const DivccOptions &Options,
+                         StringRef Stem, std::vector<std::string> *Functions,
                          TestResult *Again) {
   PrivateBuild B;
   B.Source = Source;
@@ -217,12 +222,12 @@ TestRunner::buildAndTest(StringRef Id, StringRef Options, StringRef Stem,
   B.Key = Id.empty() ? nullptr : &Key;
   B.SeedId = Id.str();
   B.What = Id.empty() ? "the project without diversity"
-                      : ("variant " + Id + " with " + Options).str();
+                      : ("variant " + Id + " with " + Options.str()).str();
   RebuildOptions O;
   O.Tool = "divtool test";
   O.Keep = C.Keep;
   O.CacheDir = CacheDir;
-  O.DivccOptions = UserOptions + Options.str();
+  O.Divcc = DivccOptions(UserOptions).append(Options);
   Expected<RebuiltVariant> Built = buildPrivateCopy(B, O);
   if (!Built)
     return buildFailure(toString(Built.takeError()));
@@ -243,8 +248,9 @@ Error TestRunner::runReference() {
   // The test runs twice on the undiversified build: a test whose result
   // varies by itself would make every variant look broken.
   TestResult Second;
-  Expected<TestResult> First = buildAndTest(
-      "", "-fno-diversify", ResultsDir + "/undiversified", nullptr, &Second);
+  Expected<TestResult> First =
+      buildAndTest("", DivccOptions().noDiversity(),
+                   ResultsDir + "/undiversified", nullptr, &Second);
   if (!First)
     return First.takeError();
   if (First->What == TestResult::Kind::BuildFailed)
@@ -266,7 +272,7 @@ Error TestRunner::runReference() {
 
 Error TestRunner::runPopulation() {
   PopulationOptions P;
-  P.DivccOptions = UserOptions + DivccOptions;
+  P.Divcc = DivccOptions(UserOptions).append(Divcc);
   P.Count = C.Variants;
   P.Out = Work;
   P.SeedFile = SeedFile;
@@ -320,7 +326,7 @@ std::string TestRunner::reproduction(StringRef Id, StringRef Transforms,
 void TestRunner::bisect(StringRef Id) {
   outs() << "bisecting " << Id << ":\n";
   outs().flush();
-  auto Run = [&](const std::string &Options, bool List) -> Expected<Trial> {
+  auto Run = [&](const DivccOptions &Options, bool List) -> Expected<Trial> {
     Trial T;
     std::string Stem =
         ResultsDir + "/" + Id.str() + "-bisect-" + std::to_string(++Trials);
@@ -382,7 +388,7 @@ int TestRunner::run() {
   } else {
     for (const std::string &Id : C.Only) {
       Expected<TestResult> R =
-          buildAndTest(Id, DivccOptions, ResultsDir + "/" + Id, nullptr);
+          buildAndTest(Id, Divcc, ResultsDir + "/" + Id, nullptr);
       if (!R)
         return reportError(R.takeError());
       Outcomes.push_back({Id, std::move(*R)});
