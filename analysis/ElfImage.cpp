@@ -52,15 +52,24 @@ static Error readSegments(const ELFObjectFile<ELFT> &Obj, StringRef Path,
   return Error::success();
 }
 
-static Error readFunctions(const ObjectFile &Obj, StringRef Path,
-                           std::vector<FunctionSymbol> &Functions,
-                           bool &SymbolTable) {
-  for (const SectionRef &S : Obj.sections())
-    if (ELFSectionRef(S).getType() == ELF::SHT_SYMTAB)
-      SymbolTable = true;
-  for (const ELFSymbolRef Sym : cast<ELFObjectFileBase>(Obj).symbols()) {
+// The sized, named functions of \p Symbols, sorted by address, one per
+// address, each keyed by a name of its own.
+template <class SymbolRange>
+static Error collectFunctions(SymbolRange Symbols, StringRef Path,
+                              std::vector<FunctionSymbol> &Functions,
+                              bool DefinedOnly) {
+  for (const ELFSymbolRef Sym : Symbols) {
     if (Sym.getELFType() != ELF::STT_FUNC || Sym.getSize() == 0)
       continue;
+    if (DefinedOnly) {
+      Expected<uint32_t> Flags = Sym.getFlags();
+      if (!Flags) {
+        consumeError(Flags.takeError());
+        return fail(Path, "malformed dynamic symbol table");
+      }
+      if (*Flags & SymbolRef::SF_Undefined)
+        continue;
+    }
     Expected<StringRef> Name = Sym.getName();
     Expected<uint64_t> Address = Sym.getAddress();
     if (!Name || !Address) {
@@ -88,6 +97,16 @@ static Error readFunctions(const ObjectFile &Obj, StringRef Path,
   return Error::success();
 }
 
+static Error readFunctions(const ObjectFile &Obj, StringRef Path,
+                           std::vector<FunctionSymbol> &Functions,
+                           bool &SymbolTable) {
+  for (const SectionRef &S : Obj.sections())
+    if (ELFSectionRef(S).getType() == ELF::SHT_SYMTAB)
+      SymbolTable = true;
+  return collectFunctions(cast<ELFObjectFileBase>(Obj).symbols(), Path,
+                          Functions, false);
+}
+
 Expected<ElfImage> ElfImage::open(StringRef Path) {
   ElfImage Image;
   Image.Path = Path.str();
@@ -112,6 +131,10 @@ Expected<ElfImage> ElfImage::open(StringRef Path) {
     return E;
   if (Error E = readFunctions(*Obj, Path, Image.Functions, Image.SymbolTable))
     return E;
+  if (!Image.SymbolTable)
+    if (Error E = collectFunctions(Obj->getDynamicSymbolIterators(), Path,
+                                   Image.DynamicFunctions, true))
+      return E;
   return Image;
 }
 

@@ -4,7 +4,8 @@
 // the bytes of each executable PT_LOAD segment at its virtual address, and
 // the function symbols of .symtab. Section headers and debug info play no
 // part, so a binary stripped of them is read the same (only the per-function
-// report needs .symtab).
+// report needs .symtab). Without .symtab, the sized functions of .dynsym
+// still locate gadgets for divtool audit's relative survival.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,12 @@ public:
   /// Functions with a size, sorted by address. Empty if stripped.
   const std::vector<FunctionSymbol> &functions() const { return Functions; }
   bool hasSymbolTable() const { return SymbolTable; }
+  /// The functions by which gadgets are located inside functions (divtool
+  /// audit's relative survival): functions() if the binary has a .symtab,
+  /// else the sized functions its .dynsym defines (exported ones only).
+  const std::vector<FunctionSymbol> &namedFunctions() const {
+    return SymbolTable ? Functions : DynamicFunctions;
+  }
   uint64_t codeSize() const;
 
   /// The \p Size code bytes at \p Address, or an empty array if they are not
@@ -63,6 +70,7 @@ private:
   llvm::Triple::ArchType Arch = llvm::Triple::UnknownArch;
   std::vector<CodeSegment> Code;
   std::vector<FunctionSymbol> Functions;
+  std::vector<FunctionSymbol> DynamicFunctions; // only without .symtab
   bool SymbolTable = false;
 };
 

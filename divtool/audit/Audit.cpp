@@ -2,17 +2,20 @@
 //
 // The base is read and its gadgets found once; then each variant is read in
 // turn, its gadgets found (for "present anywhere") and every base gadget
-// looked up at its own address. Memory stays at about two binaries and their
-// decode tables, whatever the number of variants.
+// looked up at its own address and at its offset in the function of the
+// same name (relative survival, Relative.h). Memory stays at about two
+// binaries and their decode tables, whatever the number of variants.
 //
 //===----------------------------------------------------------------------===//
 
 #include "divtool/audit/Audit.h"
+#include "divtool/audit/Relative.h"
 
 #include "support/Diagnostics.h"
 
 #include "analysis/ElfImage.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -76,6 +79,11 @@ private:
   void compare(const ScannedBinary &Base, const ScannedBinary &Variant,
                VariantResult &Out, std::vector<uint32_t> &SurvivalCounts,
                AuditResult &R);
+  void compareRelative(const ScannedBinary &Base,
+                       const ScannedBinary &Variant, VariantResult &Out,
+                       std::vector<uint32_t> &Counts);
+
+  std::optional<RelativeIndex> Relative;
 
   const AuditOptions &Opts;
   ProgressLine Progress;
@@ -162,6 +170,22 @@ void Auditor::compare(const ScannedBinary &Base, const ScannedBinary &Variant,
   }
 }
 
+void Auditor::compareRelative(const ScannedBinary &Base,
+                              const ScannedBinary &Variant,
+                              VariantResult &Out,
+                              std::vector<uint32_t> &Counts) {
+  auto Reader = [](const ElfImage &Image) {
+    return [&Image](uint64_t Address, uint64_t Size) {
+      return Image.codeAt(Address, Size);
+    };
+  };
+  auto BaseCode = Reader(Base.Image);
+  auto VariantCode = Reader(Variant.Image);
+  Out.RelativeSurviving =
+      Relative->compare(Base.Gadgets, BaseCode,
+                        Variant.Image.namedFunctions(), VariantCode, &Counts);
+}
+
 // The chain's gadgets with their bytes in the base: from each address up to
 // and including the first gadget ending.
 static Expected<std::vector<ChainGadget>>
@@ -219,7 +243,16 @@ Auditor::run(const std::string &BasePath,
     R.Chain = std::move(*WithBytes);
   }
 
+  Relative.emplace(Base->Image.namedFunctions(), Base->Gadgets);
+  R.Relative.Symbols = Base->Image.hasSymbolTable() ? "symtab"
+                       : Base->Image.namedFunctions().empty() ? "none"
+                                                              : "dynsym";
+  R.Relative.InFunctions = Relative->inFunctions();
+  R.Relative.OutsideFunctions = Relative->outsideFunctions();
+  R.Relative.InAmbiguousFunctions = Relative->inAmbiguousFunctions();
+
   std::vector<uint32_t> SurvivalCounts(Base->Gadgets.size());
+  std::vector<uint32_t> RelativeCounts(Base->Gadgets.size());
   for (size_t V = 0; V < VariantPaths.size(); ++V) {
     Expected<ScannedBinary> Variant = scan(VariantPaths[V], V + 2);
     if (!Variant)
@@ -227,11 +260,16 @@ Auditor::run(const std::string &BasePath,
     R.Variants.emplace_back();
     R.Variants.back().Binary = Variant->Summary;
     compare(*Base, *Variant, R.Variants.back(), SurvivalCounts, R);
+    compareRelative(*Base, *Variant, R.Variants.back(), RelativeCounts);
   }
 
   R.SurvivalHistogram.assign(VariantPaths.size() + 1, 0);
   for (uint32_t Count : SurvivalCounts)
     ++R.SurvivalHistogram[Count];
+  R.Relative.Histogram.assign(VariantPaths.size() + 1, 0);
+  for (size_t I = 0; I < RelativeCounts.size(); ++I)
+    if (Relative->counted(I))
+      ++R.Relative.Histogram[RelativeCounts[I]];
   // Gadgets per function, by start address: both lists are sorted.
   if (Opts.Functions)
     R.SurvivingOutsideFunctions = R.survivingInAtLeast(1);
@@ -254,6 +292,104 @@ Auditor::run(const std::string &BasePath,
   return R;
 }
 
+//===----------------------------------------------------------------------===//
+// Relative survival (Relative.h): here rather than in a file of its own, so
+// that divtool's source list stays as it is.
+//===----------------------------------------------------------------------===//
+
+std::vector<std::string>
+symbolNames(const std::vector<FunctionSymbol> &Functions) {
+  StringMap<bool> Keys;
+  for (const FunctionSymbol &F : Functions)
+    Keys[F.Key] = true;
+  std::vector<std::string> Names;
+  Names.reserve(Functions.size());
+  for (const FunctionSymbol &F : Functions) {
+    auto [Symbol, Suffix] = StringRef(F.Key).rsplit('#');
+    bool Numbered = !Suffix.empty() && all_of(Suffix, isDigit) &&
+                    Keys.contains(Symbol);
+    Names.push_back(Numbered ? Symbol.str() : F.Key);
+  }
+  return Names;
+}
+
+RelativeIndex::RelativeIndex(const std::vector<FunctionSymbol> &Symbols,
+                             const std::vector<Gadget> &Gadgets) {
+  std::vector<std::string> Names = symbolNames(Symbols);
+  StringMap<unsigned> Defined;
+  for (const std::string &Name : Names)
+    ++Defined[Name];
+  // Per symbol: its index in Functions, or NoFunction if ambiguous.
+  std::vector<uint32_t> Index(Symbols.size(), NoFunction);
+  for (size_t I = 0; I < Symbols.size(); ++I)
+    if (Defined[Names[I]] == 1) {
+      Index[I] = Functions.size();
+      Functions.push_back({Names[I], Symbols[I].Address});
+    }
+
+  // Both lists are sorted: the function covering a gadget, if any, is the
+  // last one starting at or before it.
+  FunctionOf.assign(Gadgets.size(), NoFunction);
+  auto F = Symbols.begin();
+  for (size_t I = 0; I < Gadgets.size(); ++I) {
+    uint64_t A = Gadgets[I].Address;
+    while (F != Symbols.end() && F->Address <= A)
+      ++F;
+    if (F == Symbols.begin() || A - F[-1].Address >= F[-1].Size) {
+      ++Outside;
+      continue;
+    }
+    uint32_t Function = Index[F - 1 - Symbols.begin()];
+    FunctionOf[I] = Function;
+    ++(Function == NoFunction ? Ambiguous : InFunctions);
+  }
+}
+
+uint64_t RelativeIndex::compare(const std::vector<Gadget> &Gadgets,
+                                CodeReader Base,
+                                const std::vector<FunctionSymbol> &Symbols,
+                                CodeReader Variant,
+                                std::vector<uint32_t> *Counts) const {
+  // The variant's functions by name; a name defined twice matches nothing.
+  struct Place {
+    uint64_t Address, Size;
+    bool Ambiguous;
+  };
+  std::vector<std::string> Names = symbolNames(Symbols);
+  StringMap<Place> ByName;
+  for (size_t I = 0; I < Symbols.size(); ++I) {
+    auto [It, New] = ByName.try_emplace(
+        Names[I], Place{Symbols[I].Address, Symbols[I].Size, false});
+    if (!New)
+      It->second.Ambiguous = true;
+  }
+  // Where each base function is in the variant (Size 0: nowhere).
+  std::vector<Place> Moved(Functions.size(), Place{0, 0, true});
+  for (size_t F = 0; F < Functions.size(); ++F)
+    if (auto It = ByName.find(Functions[F].Name);
+        It != ByName.end() && !It->second.Ambiguous)
+      Moved[F] = It->second;
+
+  uint64_t Surviving = 0;
+  for (size_t I = 0; I < Gadgets.size(); ++I) {
+    uint32_t F = FunctionOf[I];
+    if (F == NoFunction || Moved[F].Ambiguous)
+      continue;
+    const Gadget &G = Gadgets[I];
+    uint64_t Offset = G.Address - Functions[F].Address;
+    if (Offset >= Moved[F].Size)
+      continue;
+    ArrayRef<uint8_t> Before = Base(G.Address, G.Size);
+    ArrayRef<uint8_t> After = Variant(Moved[F].Address + Offset, G.Size);
+    if (Before.empty() || Before != After)
+      continue;
+    ++Surviving;
+    if (Counts)
+      ++(*Counts)[I];
+  }
+  return Surviving;
+}
+
 Expected<AuditResult> runAudit(const std::string &Base,
                                const std::vector<std::string> &Variants,
                                const AuditOptions &Opts) {
@@ -272,6 +408,26 @@ uint64_t AuditResult::survivingInAtLeast(size_t K) const {
   uint64_t N = 0;
   for (size_t I = K; I < SurvivalHistogram.size(); ++I)
     N += SurvivalHistogram[I];
+  return N;
+}
+
+double AuditResult::relativeSurvival(size_t V) const {
+  return Relative.InFunctions ? double(Variants[V].RelativeSurviving) /
+                                    double(Relative.InFunctions)
+                              : 0.0;
+}
+
+double AuditResult::meanRelativeSurvival() const {
+  double Sum = 0;
+  for (size_t V = 0; V < Variants.size(); ++V)
+    Sum += relativeSurvival(V);
+  return Variants.empty() ? 0.0 : Sum / double(Variants.size());
+}
+
+uint64_t AuditResult::relativeSurvivingInAtLeast(size_t K) const {
+  uint64_t N = 0;
+  for (size_t I = K; I < Relative.Histogram.size(); ++I)
+    N += Relative.Histogram[I];
   return N;
 }
 

@@ -10,6 +10,10 @@
 // With a ROP chain (ROPgadget --ropchain, built for the base), a variant
 // breaks the chain when any gadget address of the chain holds other bytes.
 //
+// Relative survival (Relative.h) assumes an attacker who leaked where each
+// function starts: a base gadget survives if the function of the same name
+// holds the same bytes at the same offset.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DIVCC_DIVTOOL_AUDIT_AUDIT_H
@@ -66,6 +70,23 @@ struct VariantResult {
   uint64_t PresentAnywhere = 0;
   /// Chain gadgets still intact here (when a chain was built).
   unsigned ChainIntact = 0;
+  /// Base gadgets in functions with the same bytes at the same offset in
+  /// the function of the same name here (Relative.h).
+  uint64_t RelativeSurviving = 0;
+};
+
+/// Relative survival over the population (Relative.h).
+struct RelativeSummary {
+  /// Where the base's functions come from: "symtab", "dynsym" or "none".
+  std::string Symbols;
+  /// Base gadgets in functions with a name of their own: the denominator.
+  uint64_t InFunctions = 0;
+  /// Base gadgets not counted: outside every sized function symbol, and in
+  /// functions whose name the base defines more than once.
+  uint64_t OutsideFunctions = 0, InAmbiguousFunctions = 0;
+  /// [k]: counted base gadgets that survive relatively in exactly k
+  /// variants, k = 0..n.
+  std::vector<uint64_t> Histogram;
 };
 
 struct FunctionResult {
@@ -96,9 +117,17 @@ struct AuditResult {
   bool ChainRequested = false;
   /// The chain ROPgadget built for the base; empty if it found none.
   std::vector<ChainGadget> Chain;
+  RelativeSummary Relative;
 
   /// Share of the base's gadgets that survive in variant \p V.
   double survival(size_t V) const;
+  /// Share of the base's gadgets in functions that survive relatively in
+  /// variant \p V (0 when no gadget lies in a function).
+  double relativeSurvival(size_t V) const;
+  /// The mean of relativeSurvival over the variants.
+  double meanRelativeSurvival() const;
+  /// Counted base gadgets that survive relatively in at least \p K variants.
+  uint64_t relativeSurvivingInAtLeast(size_t K) const;
   /// Base gadgets that survive in at least \p K variants.
   uint64_t survivingInAtLeast(size_t K) const;
   /// Variants in which the whole chain is intact.

@@ -26,6 +26,7 @@ struct AuditCommandLine {
   std::string Html;
   std::optional<bool> Progress;
   std::optional<double> MaxSurvival;
+  std::optional<double> MaxRelativeSurvival;
 };
 
 int runAuditCommand(const AuditCommandLine &Line, const DivccEnvironment &) {
@@ -59,6 +60,22 @@ int runAuditCommand(const AuditCommandLine &Line, const DivccEnvironment &) {
         return 3;
       }
   }
+  if (C.MaxRelativeSurvival) {
+    if (!R->Relative.InFunctions)
+      return reportError(makeError(
+          "--max-relative-survival: no gadget of '" + C.Base +
+          "' lies in a sized function symbol (.symtab or .dynsym), so "
+          "relative survival cannot be measured"));
+    for (size_t V = 0; V < R->Variants.size(); ++V)
+      if (R->relativeSurvival(V) * 100 > *C.MaxRelativeSurvival) {
+        errs() << "divtool: audit: " << R->Variants[V].Binary.Path << ": "
+               << format("%.2f", R->relativeSurvival(V) * 100)
+               << "% of the base's gadgets in functions survive at their "
+                  "offset in the function, more than --max-relative-survival="
+               << format("%g", *C.MaxRelativeSurvival) << "\n";
+        return 3;
+      }
+  }
   return 0;
 }
 
@@ -73,7 +90,13 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "end in a return, an indirect jump or call, or a system call, starting "
       "at any byte) and reports, for each VARIANT, the share of them found "
       "at the same address with the same bytes: the gadgets an attacker who "
-      "studied BASE can still use blindly. BASE and VARIANTs are ELF "
+      "studied BASE can still use blindly. Relative survival is the share of "
+      "BASE's gadgets inside functions found at the same offset from the "
+      "start of the function of the same name, with the same bytes: what an "
+      "attacker keeps after leaking one code pointer per function. Functions "
+      "are the sized STT_FUNC symbols of .symtab (of .dynsym without one); "
+      "gadgets outside them, and in functions whose name BASE defines more "
+      "than once, are not counted. BASE and VARIANTs are ELF "
       "executables or shared objects (x86-64, AArch64).";
   Audit->add_option("base", C->Base, "The binary an attacker studied")
       ->required();
@@ -108,9 +131,15 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                     "Exit with status 3 if more than PERCENT of BASE's "
                     "gadgets survive in any variant")
       ->check(CLI::Range(0.0, 100.0));
+  Audit->add_option("--max-relative-survival", C->MaxRelativeSurvival,
+                    "Exit with status 3 if more than PERCENT of BASE's "
+                    "gadgets in functions survive at their offset in the "
+                    "function in any variant")
+      ->check(CLI::Range(0.0, 100.0));
   Audit->footer(std::string(Description) +
                 "\n\nExit status: 0 on success, 1 on bad input, 2 on a usage "
-                "error, 3 if --max-survival is exceeded.");
+                "error, 3 if --max-survival or --max-relative-survival is "
+                "exceeded.");
   runWhenChosen(*Audit, Run, C, runAuditCommand);
 }
 

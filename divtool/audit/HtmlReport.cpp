@@ -3,15 +3,18 @@
 // The page reports everything an audit found: the base (code size, gadgets
 // by kind, the gadget options), one table row per variant (its gadgets, the
 // share of the base's gadgets that survive at their address, the share
-// present anywhere, whether the ROP chain is intact), the chain itself, and
-// three plots:
+// present anywhere, the share that survives relatively (at the same offset
+// in the function of the same name, Relative.h), whether the ROP chain is
+// intact), the chain itself, and four plots:
 //   - survival distribution: how many base gadgets survive in exactly k of
 //     the n variants (k = 0 is what diversity is for, k = n is what an
 //     attacker can use against every variant);
 //   - gadgets per function: the 30 functions with the most gadgets, each bar
 //     split into gadgets that survive in some variant and those that do not;
 //   - address-shift map: how far each function moved in each variant, by its
-//     address in the base.
+//     address in the base;
+//   - survival per variant: absolute and relative survival side by side
+//     (last, so that the plots above keep their place on the page).
 //
 // The plots are SVG, inline, drawn by the helper divtool's reports share
 // (divtool/HtmlPlot.h), which also writes the page around them: one file
@@ -57,6 +60,9 @@ double share(uint64_t Part, uint64_t Whole) {
 /// Colours: what survives is what an attacker can use.
 constexpr const char *ExposedColour = "#cc3311";
 constexpr const char *SafeColour = "#4477aa";
+/// Survival per variant: absolute and relative, apart from the two above.
+constexpr const char *AbsoluteColour = "#ee7733";
+constexpr const char *RelativeColour = "#aa3377";
 
 //===----------------------------------------------------------------------===//
 // The three plots
@@ -244,6 +250,44 @@ Figure shiftPlot(const AuditResult &R) {
   return Out;
 }
 
+Figure variantSurvivalPlot(const AuditResult &R) {
+  size_t N = R.Variants.size();
+  double Max = 0;
+  for (size_t V = 0; V < N; ++V)
+    Max = std::max({Max, R.survival(V) * 100, R.relativeSurvival(V) * 100});
+  PlotSpec S;
+  S.Id = "plot-relative";
+  S.Title = "Survival per variant: absolute and relative";
+  S.X.Title = "variant";
+  S.X.Format = TickFormat::Category;
+  for (size_t V = 0; V < N; ++V)
+    S.X.Categories.push_back("v" + utostr(V + 1));
+  S.X.Lo = -0.5;
+  S.X.Hi = double(N) - 0.5;
+  S.Y.Title = "share of the base's gadgets (%)";
+  S.Y.Hi = Max > 0 ? std::min(100.0, Max * 1.12) : 1.0;
+  S.Y.RoundUp = true;
+  S.Y.MinStep = 0.01;
+  S.Legend = {{AbsoluteColour, "absolute: same bytes at the same address"},
+              {RelativeColour, "relative: same bytes at the same offset in "
+                               "the function of the same name"}};
+  SvgPlot P(std::move(S));
+  for (size_t V = 0; V < N; ++V) {
+    double X = double(V);
+    std::string Name = variantName(R, V);
+    P.bar(X - 0.4, X, 0, R.survival(V) * 100, AbsoluteColour,
+          Name + ": " + grouped(R.Variants[V].Surviving) + " of " +
+              grouped(R.Base.Gadgets) + " base gadgets survive at their "
+              "address (" + percent(R.survival(V)) + ")");
+    P.bar(X, X + 0.4, 0, R.relativeSurvival(V) * 100, RelativeColour,
+          Name + ": " + grouped(R.Variants[V].RelativeSurviving) + " of " +
+              grouped(R.Relative.InFunctions) + " base gadgets in functions "
+              "survive at their offset in the function (" +
+              percent(R.relativeSurvival(V)) + ")");
+  }
+  return {P.finish(), ""};
+}
+
 //===----------------------------------------------------------------------===//
 // The page
 //===----------------------------------------------------------------------===//
@@ -268,6 +312,13 @@ void writeHeader(const AuditResult &R, raw_ostream &OS) {
   else
     OS << "starts as far back as the instructions reach";
   OS << "</dd>\n<dt>Variants</dt><dd>" << R.Variants.size() << "</dd>\n";
+  OS << "<dt>In functions</dt><dd>" << grouped(R.Relative.InFunctions)
+     << " gadgets, counted for relative survival ("
+     << (R.Relative.Symbols == "none" ? "no function symbols"
+                                      : "functions from ." + R.Relative.Symbols)
+     << "); not counted: " << grouped(R.Relative.OutsideFunctions)
+     << " outside any function, " << grouped(R.Relative.InAmbiguousFunctions)
+     << " in functions whose name is defined more than once</dd>\n";
   if (R.ChainRequested) {
     OS << "<dt>ROP chain</dt><dd>";
     if (R.Chain.empty())
@@ -287,8 +338,8 @@ void writeVariantTable(const AuditResult &R, raw_ostream &OS) {
   OS << "<h2>Variants</h2>\n<table id=\"variants\">\n<thead><tr>"
         "<th class=\"num\">#</th><th>Variant</th>"
         "<th class=\"num\">Gadgets</th><th class=\"num\">Surviving</th>"
-        "<th class=\"num\">Survival</th><th class=\"num\">Present "
-        "anywhere</th>";
+        "<th class=\"num\">Survival</th><th class=\"num\">Relative "
+        "survival</th><th class=\"num\">Present anywhere</th>";
   if (Chain)
     OS << "<th class=\"num\">Chain intact</th>";
   OS << "</tr></thead>\n<tbody>\n";
@@ -299,6 +350,7 @@ void writeVariantTable(const AuditResult &R, raw_ostream &OS) {
        << grouped(Var.Binary.Gadgets) << "</td><td class=\"num\">"
        << grouped(Var.Surviving) << "</td><td class=\"num\">"
        << percent(R.survival(V)) << "</td><td class=\"num\">"
+       << percent(R.relativeSurvival(V)) << "</td><td class=\"num\">"
        << percent(share(Var.PresentAnywhere, R.Base.UniqueGadgets)) << "</td>";
     if (Chain)
       OS << "<td class=\"num "
@@ -311,7 +363,12 @@ void writeVariantTable(const AuditResult &R, raw_ostream &OS) {
         "the same bytes at the same address in the variant; survival: their "
         "share of the base's "
      << grouped(R.Base.Gadgets)
-     << ". Present anywhere: the share of the base's distinct gadget byte "
+     << ". Relative survival: the share of the base's "
+     << grouped(R.Relative.InFunctions)
+     << " gadgets in functions with the same bytes at the same offset from "
+        "the start of the function of the same name, what an attacker keeps "
+        "after leaking one code pointer per function. Present anywhere: the "
+        "share of the base's distinct gadget byte "
         "sequences that are a gadget somewhere in the variant, usable only "
         "by an attacker who can read the variant's code first.";
   if (Chain)
@@ -321,7 +378,14 @@ void writeVariantTable(const AuditResult &R, raw_ostream &OS) {
      << grouped(R.survivingInAtLeast(1)) << "</b> ("
      << percent(share(R.survivingInAtLeast(1), R.Base.Gadgets)) << "); in all "
      << N << ": <b>" << grouped(R.survivingInAtLeast(N)) << "</b> ("
-     << percent(share(R.survivingInAtLeast(N), R.Base.Gadgets)) << ").</p>\n";
+     << percent(share(R.survivingInAtLeast(N), R.Base.Gadgets))
+     << ").</p>\n<p>Surviving relatively in at least one variant: <b>"
+     << grouped(R.relativeSurvivingInAtLeast(1)) << "</b> ("
+     << percent(share(R.relativeSurvivingInAtLeast(1), R.Relative.InFunctions))
+     << "); in all " << N << ": <b>"
+     << grouped(R.relativeSurvivingInAtLeast(N)) << "</b> ("
+     << percent(share(R.relativeSurvivingInAtLeast(N), R.Relative.InFunctions))
+     << ").</p>\n";
 }
 
 void writePlots(const AuditResult &R, raw_ostream &OS) {
@@ -344,6 +408,13 @@ void writePlots(const AuditResult &R, raw_ostream &OS) {
               "in the base, and how far it moved in the variant. On the "
               "dashed line a function kept its address; its gadgets survive "
               "where its bytes are also unchanged.",
+              OS);
+  writeFigure(variantSurvivalPlot(R),
+              "Per variant, the share of the base's gadgets that survive at "
+              "their address (absolute) and the share of those inside "
+              "functions that survive at their offset in the function of the "
+              "same name (relative). Shuffling functions lowers only the "
+              "first; changes inside functions lower both.",
               OS);
 }
 

@@ -34,6 +34,24 @@ static void printKinds(const KindCounts &Counts, raw_ostream &OS) {
        << Counts[K];
 }
 
+// Relative survival's denominator and population view, under the table.
+static void printRelative(const AuditResult &R, raw_ostream &OS) {
+  const RelativeSummary &Rel = R.Relative;
+  OS << "relative: same bytes at the same offset in the function of the "
+        "same name ("
+     << (Rel.Symbols == "none" ? "no function symbols"
+                               : "functions from ." + Rel.Symbols)
+     << "), of " << Rel.InFunctions << " base gadgets in functions; not "
+     << "counted: " << Rel.OutsideFunctions << " outside any function, "
+     << Rel.InAmbiguousFunctions
+     << " in functions whose name is defined more than once\n";
+  OS << "base gadgets surviving relatively in at least k of "
+     << R.Variants.size() << " variants:";
+  for (size_t K = 1; K < Rel.Histogram.size(); ++K)
+    OS << "  k=" << K << ": " << R.relativeSurvivingInAtLeast(K);
+  OS << "\n";
+}
+
 void printAuditTable(const AuditResult &R, raw_ostream &OS) {
   OS << "base: " << R.Base.Path << "\n  " << R.Base.CodeBytes
      << " bytes of code, " << R.Base.Gadgets << " gadgets (";
@@ -51,7 +69,7 @@ void printAuditTable(const AuditResult &R, raw_ostream &OS) {
      << right_justify("moved but present", 19);
   if (R.ChainRequested)
     OS << right_justify("chain", 10);
-  OS << "\n";
+  OS << right_justify("relative", 10) << "\n";
   for (size_t I = 0; I < R.Variants.size(); ++I) {
     const VariantResult &V = R.Variants[I];
     OS << left_justify(V.Binary.Path, Width) << "  "
@@ -63,7 +81,7 @@ void printAuditTable(const AuditResult &R, raw_ostream &OS) {
     if (R.ChainRequested)
       OS << right_justify(formatv("{0}/{1}", V.ChainIntact, R.Chain.size()).str(),
                           10);
-    OS << "\n";
+    OS << right_justify(percent(R.relativeSurvival(I)), 10) << "\n";
   }
 
   OS << "\nbase gadgets surviving in at least k of " << R.Variants.size()
@@ -71,6 +89,7 @@ void printAuditTable(const AuditResult &R, raw_ostream &OS) {
   for (size_t K = 1; K < R.SurvivalHistogram.size(); ++K)
     OS << "  k=" << K << ": " << R.survivingInAtLeast(K);
   OS << "\n";
+  printRelative(R, OS);
   if (R.ChainRequested) {
     if (R.Chain.empty())
       OS << "ROP chain: ROPgadget found no complete chain for the base\n";
@@ -141,6 +160,9 @@ std::string auditJson(const AuditResult &R) {
         share(V.PresentAnywhere, R.Base.UniqueGadgets);
     if (R.ChainRequested)
       VJ["chain_intact"] = V.ChainIntact;
+    VJ["relative_surviving"] = V.RelativeSurviving;
+    VJ["relative_survival"] = R.relativeSurvival(I);
+    VJ["gadgets_in_functions"] = R.Relative.InFunctions;
     J["variants"].push_back(std::move(VJ));
   }
   J["survival_histogram"] = R.SurvivalHistogram;
@@ -148,6 +170,17 @@ std::string auditJson(const AuditResult &R) {
   for (size_t K = 0; K < R.SurvivalHistogram.size(); ++K)
     AtLeast.push_back(R.survivingInAtLeast(K));
   J["surviving_in_at_least"] = AtLeast;
+  nlohmann::json RelativeAtLeast = nlohmann::json::array();
+  for (size_t K = 0; K < R.Relative.Histogram.size(); ++K)
+    RelativeAtLeast.push_back(R.relativeSurvivingInAtLeast(K));
+  J["relative"] = {
+      {"symbols", R.Relative.Symbols},
+      {"gadgets_in_functions", R.Relative.InFunctions},
+      {"gadgets_outside_functions", R.Relative.OutsideFunctions},
+      {"gadgets_in_ambiguous_functions", R.Relative.InAmbiguousFunctions},
+      {"relative_survival", R.meanRelativeSurvival()},
+      {"survival_histogram", R.Relative.Histogram},
+      {"surviving_in_at_least", RelativeAtLeast}};
   if (R.ChainRequested) {
     nlohmann::json Gadgets = nlohmann::json::array();
     for (const ChainGadget &C : R.Chain)
