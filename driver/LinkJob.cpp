@@ -110,31 +110,58 @@ Error assembleCodeFreeObject(StringRef Body, const llvm::Triple &T,
   return assembleObject(Asm, T, Obj);
 }
 
-/// Assembles \p Size bytes of trap padding in .init into \p Obj.
-static Error assemblePadding(const std::string &Obj, uint64_t Size,
-                             const llvm::Triple &T) {
+/// Assembles trap padding into \p Obj: \p InitSize bytes in .init and
+/// \p TextSize bytes in .text.
+static Error assemblePadding(const std::string &Obj, uint64_t InitSize,
+                             uint64_t TextSize, const llvm::Triple &T) {
   std::string Asm;
   raw_string_ostream AsmOS(Asm);
+  unsigned Fill = trapPadding(T).FillByte;
   AsmOS << "\t.section .init,\"ax\",%progbits\n"
-        << "\t.fill " << Size << ", 1, " << unsigned(trapPadding(T).FillByte)
-        << "\n";
+        << "\t.fill " << InitSize << ", 1, " << Fill << "\n"
+        << "\t.text\n"
+        << "\t.fill " << TextSize << ", 1, " << Fill << "\n";
   if (Error E = assembleCodeFreeObject(Asm, T, Obj))
     return createStringError("cannot assemble the link-time padding: " +
                              toString(std::move(E)));
   return Error::success();
 }
 
-/// `offset`: the PLT and the C runtime's start files are code divcc does
-/// not compile. The linker places the PLT right after .init (GNU ld: before
-/// .text, so all of .text moves with it; lld: after .text), and each PLT
-/// entry encodes its distance to the GOT. Appending 16 to 4096 bytes of trap
-/// padding to .init moves all of them, whatever the other transformations
-/// did to the size of the code.
-static Error padInit(Compilation &C, const Config &Cfg) {
+/// Where the padding object goes on a link line: before the C runtime's
+/// first start file (crt1.o, Scrt1.o, ...; crti.o when there is none), or
+/// before the first object without them (-nostartfiles, -nostdlib).
+static size_t paddingPosition(const opt::ArgStringList &LinkArgs) {
+  auto Position = [&](auto Matches) -> std::optional<size_t> {
+    for (size_t I = 0; I < LinkArgs.size(); ++I)
+      if ((I == 0 || StringRef(LinkArgs[I - 1]) != "-o") &&
+          Matches(sys::path::filename(LinkArgs[I])))
+        return I;
+    return std::nullopt;
+  };
+  if (auto I = Position([](StringRef F) { return F.ends_with("crt1.o"); }))
+    return *I;
+  if (auto I = Position([](StringRef F) { return F == "crti.o"; }))
+    return *I;
+  if (auto I = Position([](StringRef F) { return F.ends_with(".o"); }))
+    return *I;
+  return LinkArgs.size();
+}
+
+/// `offset`: the C runtime's code (crt1.o's _start, crti.o's _init, crtn.o,
+/// .fini) and the PLT are code divcc does not compile, and would otherwise
+/// sit at the same address in every variant. An object of trap padding goes
+/// first among the link's objects: its .init padding (16 to 4096 bytes)
+/// comes before _init and moves .init and what follows it (GNU ld: the PLT,
+/// .text and .fini; lld: .fini and the PLT); its .text padding (as much
+/// again) comes before _start and moves all of .text (lld puts .text
+/// first). Nothing runs into either: _init and _start are entered by their
+/// symbols, and each padding is followed by one of them.
+static Error padStartFiles(Compilation &C, const Config &Cfg) {
   RandomStream Random = linkStream(Cfg, Transformation::Offset);
-  // A multiple of 16: the PLT is 16-byte aligned, a finer step would be
-  // rounded away. Never 0, so every variant moves.
-  uint64_t Size = 16 * Random.between(1, 256);
+  // Multiples of 16: the PLT and crt1.o's .text are 16-byte aligned, a
+  // finer step would be rounded away. Never 0, so every variant moves.
+  uint64_t InitSize = 16 * Random.between(1, 256);
+  uint64_t TextSize = 16 * Random.between(1, 256);
   const llvm::Triple &T = C.getDefaultToolChain().getTriple();
 
   const Driver &D = C.getDriver();
@@ -144,7 +171,7 @@ static Error padInit(Compilation &C, const Config &Cfg) {
     sys::fs::remove(Obj);
   } else {
     C.addTempFile(C.getArgs().MakeArgString(Obj));
-    if (Error E = assemblePadding(Obj, Size, T))
+    if (Error E = assemblePadding(Obj, InitSize, TextSize, T))
       return E;
   }
 
@@ -152,7 +179,8 @@ static Error padInit(Compilation &C, const Config &Cfg) {
     if (!isa<LinkJobAction>(Cmd.getSource()) || isRelocatableLink(Cmd))
       continue;
     opt::ArgStringList LinkArgs = Cmd.getArguments();
-    LinkArgs.push_back(C.getArgs().MakeArgString(Obj)); // after crtn.o
+    LinkArgs.insert(LinkArgs.begin() + paddingPosition(LinkArgs),
+                    C.getArgs().MakeArgString(Obj));
     Cmd.replaceArguments(std::move(LinkArgs));
   }
   return Error::success();
@@ -168,7 +196,7 @@ Error diversifyLinkJobs(Compilation &C, const Config &Cfg) {
     if (Error E = shuffleSections(C, Cfg))
       return E;
   if (Cfg.Diversity.Transformations.has(Transformation::Offset))
-    if (Error E = padInit(C, Cfg))
+    if (Error E = padStartFiles(C, Cfg))
       return E;
   return Error::success();
 }

@@ -1,6 +1,7 @@
-// `offset` appends 16 to 4096 bytes of trap padding (int3) to .init when
-// divcc links, after the C runtime's return from _init, so the PLT and the
-// start files move even where the code divcc compiles did not grow.
+// `offset` puts 16 to 4096 bytes of trap padding (int3) at the head of .init
+// and as much again at the head of .text when divcc links, before the C
+// runtime's _init and _start, so the start files, the PLT and .fini move
+// even where the code divcc compiles did not grow.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %divcc -O1 -fdiversify=offset -frandom-seed=one %s -o %t/one
 // RUN: %divcc -O1 -fdiversify=offset -frandom-seed=two %s -o %t/two
@@ -16,12 +17,31 @@
 // SIZES: .init same for both seeds: no
 // SIZES: .plt moved: yes yes
 //
-// The padding follows _init's return and is all int3: it never runs.
+// The padding precedes _init and _start and is all int3: it never runs.
 // RUN: objdump -d -j .init %t/one | %FileCheck --check-prefix=INIT %s
-// INIT: <_init>:
-// INIT: ret
+// INIT: <_init-0x{{[0-9a-f]+}}>:
 // INIT-NEXT: int3
-// INIT-NOT: {{nop|ret|jmp|call}}
+// INIT-NOT: {{nop|ret|jmp|call|<}}
+// INIT: <_init>:
+// RUN: objdump -d -j .text %t/one | %FileCheck --check-prefix=TEXT %s
+// TEXT: <_start-0x{{[0-9a-f]+}}>:
+// TEXT-NEXT: int3
+// TEXT-NOT: {{nop|ret|jmp|call|<}}
+// TEXT: <_start>:
+//
+// Nothing of the C runtime stays where it was: _init, _start and _fini move
+// between two seeds, dynamically and statically linked, with GNU ld and
+// with lld (which puts .text first).
+// RUN: %divcc -O1 -fdiversify=offset -frandom-seed=one -static %s -o %t/one-static
+// RUN: %divcc -O1 -fdiversify=offset -frandom-seed=two -static %s -o %t/two-static
+// RUN: %divcc -O1 -fdiversify=offset -frandom-seed=one -fuse-ld=lld %s -o %t/one-lld
+// RUN: %divcc -O1 -fdiversify=offset -frandom-seed=two -fuse-ld=lld %s -o %t/two-lld
+// RUN: %t/one-static | %FileCheck --check-prefix=RUN-OK %s
+// RUN: %t/two-lld | %FileCheck --check-prefix=RUN-OK %s
+// RUN: python3 %S/Inputs/symbols_moved.py _init _start _fini -- %t/one %t/two %t/one-static %t/two-static %t/one-lld %t/two-lld | %FileCheck --check-prefix=MOVED %s
+// MOVED: _init moved: yes yes yes
+// MOVED: _start moved: yes yes yes
+// MOVED: _fini moved: yes yes yes
 //
 // Same seed, same executable; the seed lld or ld sees never appears.
 // RUN: %divcc -O1 -fdiversify=offset -frandom-seed=one %s -o %t/again

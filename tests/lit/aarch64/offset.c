@@ -1,0 +1,33 @@
+// `offset` on AArch64: trap padding (udf #0) before _init and before _start
+// moves the C runtime's code, dynamically and statically linked; the
+// programs still run under qemu-user. Needs the Debian cross libraries.
+// REQUIRES: aarch64-run
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %divcc --target=aarch64-linux-gnu -fuse-ld=lld -O2 -fdiversify=offset -frandom-seed=one %s -o %t/one
+// RUN: %divcc --target=aarch64-linux-gnu -fuse-ld=lld -O2 -fdiversify=offset -frandom-seed=two %s -o %t/two
+// RUN: %divcc --target=aarch64-linux-gnu -fuse-ld=lld -O2 -fdiversify=offset -frandom-seed=one -static %s -o %t/one-static
+// RUN: %divcc --target=aarch64-linux-gnu -fuse-ld=lld -O2 -fdiversify=offset -frandom-seed=two -static %s -o %t/two-static
+// RUN: %qemu-aarch64 %t/one | %FileCheck --check-prefix=RUN-OK %s
+// RUN: %qemu-aarch64 %t/two-static | %FileCheck --check-prefix=RUN-OK %s
+// RUN-OK: sum 6
+// RUN: python3 %S/../transforms/Inputs/symbols_moved.py _init _start _fini -- %t/one %t/two %t/one-static %t/two-static | %FileCheck --check-prefix=MOVED %s
+// MOVED: _init moved: yes yes
+// MOVED: _start moved: yes yes
+// MOVED: _fini moved: yes yes
+//
+// The padding before _start is all zero words (udf #0; the assembler marks
+// them as data, $d, so the disassembler prints them as .word).
+// RUN: llvm-objdump-19 -d --section=.text %t/one | %FileCheck --check-prefix=TEXT %s
+// TEXT: <.text>:
+// TEXT-NEXT: 00 00 00 00 {{.*}}0x00000000
+// TEXT-NOT: {{ ret|<|: [1-9a-f]}}
+// TEXT: <_start>:
+
+#include <stdio.h>
+int main(void) {
+  int s = 0;
+  for (int i = 1; i <= 3; ++i)
+    s += i;
+  printf("sum %d\n", s);
+  return 0;
+}
