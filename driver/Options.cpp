@@ -207,6 +207,19 @@ const OptionInfo Options[] = {
        return parseProbability(Spelling, V,
                                S.Result.Cfg.Diversity.Nops.Uniform);
      }},
+    {"-fdiversify-nops-in-loops", "",
+     "Insert no-ops in innermost loops too (costs run time)",
+     [](OptionState &S, StringRef, StringRef) -> Error {
+       S.Result.Cfg.Diversity.Nops.InLoops = true;
+       return Error::success();
+     }},
+    {"-fno-diversify-nops-in-loops", "",
+     "Keep no-ops out of innermost loops unless profile counts decide (the "
+     "default)",
+     [](OptionState &S, StringRef, StringRef) -> Error {
+       S.Result.Cfg.Diversity.Nops.InLoops = false;
+       return Error::success();
+     }},
     {"-fdiversify-frame-pad=", "BYTES",
      "Pad each stack frame with up to BYTES random bytes (0-4096, default "
      "32)",

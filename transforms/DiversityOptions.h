@@ -15,8 +15,9 @@
 
 namespace divcc {
 
-/// nops: -fdiversify-nop-probability=P, -fdiversify-nop-max=N and the
-/// profile-guided bounds -fdiversify-nop-probability-min=/-max=.
+/// nops: -fdiversify-nop-probability=P, -fdiversify-nop-max=N, the
+/// profile-guided bounds -fdiversify-nop-probability-min=/-max= and
+/// -f[no-]diversify-nops-in-loops.
 struct NopOptions {
   /// The chance of NOPs before an instruction. Low by default because NOPs
   /// are divcc's main run-time cost; what moves code at link time (offset)
@@ -29,6 +30,11 @@ struct NopOptions {
   bool ProfileGuided = false;
   Probability Hottest = Probability::fromFraction(0.0);
   Probability Coldest = Probability::fromFraction(0.5);
+  /// Whether NOPs may go in innermost loops when no profile's counts decide
+  /// (they do in profile-guided mode with a profile). Off by default: there
+  /// NOPs run on every iteration, and without counts an innermost loop is
+  /// the best guess at hot code (see NopInsertion.cpp).
+  bool InLoops = false;
 };
 
 /// sched: -fdiversify-sched=jitter|random.

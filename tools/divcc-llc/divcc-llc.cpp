@@ -128,6 +128,11 @@ static cl::opt<unsigned>
            cl::desc("nops: at most this many in one place, 1 to 16 "
                     "(default 1)"),
            cl::value_desc("n"), cl::cat(Category));
+static cl::opt<bool> NopsInLoops(
+    "fdiversify-nops-in-loops",
+    cl::desc("nops: also in innermost loops when no profile's counts "
+             "decide"),
+    cl::cat(Category));
 static cl::opt<std::string>
     SchedMode("fdiversify-sched",
               cl::desc("sched: jitter (default) or random"),
@@ -296,6 +301,7 @@ static bool readDiversityOptions(DiversityOptions &Options) {
     }
     Options.Nops.MaxRun = NopMax;
   }
+  Options.Nops.InLoops = NopsInLoops;
   if (SchedMode.getNumOccurrences()) {
     if (SchedMode == "random")
       Options.Sched = ScheduleMode::Random;

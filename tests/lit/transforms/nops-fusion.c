@@ -2,9 +2,9 @@
 // with it (x86 macro fusion), even at probability 1: such a NOP would cost a
 // cycle on every execution of the branch. Pairs that do not fuse (here, on a
 // CPU tuned without fusion) get NOPs like any other place.
-// RUN: %divcc -S -O2 -fdiversify=nops -fdiversify-nop-probability=1 -frandom-seed=fusion %s -o %t.s
+// RUN: %divcc -S -O2 -fdiversify=nops -fdiversify-nop-probability=1 -fdiversify-nops-in-loops -frandom-seed=fusion %s -o %t.s
 // RUN: %FileCheck --check-prefix=FUSED %s < %t.s
-// RUN: %divcc -S -O2 -mtune=i686 -fdiversify=nops -fdiversify-nop-probability=1 -frandom-seed=fusion %s -o %t.nofusion.s
+// RUN: %divcc -S -O2 -mtune=i686 -fdiversify=nops -fdiversify-nop-probability=1 -fdiversify-nops-in-loops -frandom-seed=fusion %s -o %t.nofusion.s
 // RUN: %FileCheck --check-prefix=UNFUSED %s < %t.nofusion.s
 
 int count_below(const int *a, int n, int limit) {

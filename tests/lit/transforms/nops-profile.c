@@ -13,8 +13,9 @@
 // GUIDED: warm NOPs: 0{{$}}
 // GUIDED: cold NOPs: {{[1-9][0-9]*$}}
 
-// The same profile with one probability everywhere puts NOPs in the loop.
-// RUN: %divcc -S -O2 -fprofile-instr-use=%t/run.profdata -fdiversify=nops -fdiversify-nop-probability=1 -frandom-seed=heat %s -o %t/uniform.s
+// The same profile with one probability everywhere, and NOPs allowed in
+// innermost loops (-fdiversify-nops-in-loops), puts NOPs in the loop.
+// RUN: %divcc -S -O2 -fprofile-instr-use=%t/run.profdata -fdiversify=nops -fdiversify-nop-probability=1 -fdiversify-nops-in-loops -frandom-seed=heat %s -o %t/uniform.s
 // RUN: awk -f %S/Inputs/nops-by-heat.awk %t/uniform.s | %FileCheck --check-prefix=UNIFORM %s
 // UNIFORM: hot loop NOPs: {{[1-9][0-9]*$}}
 // UNIFORM: warm NOPs: {{[1-9][0-9]*$}}
