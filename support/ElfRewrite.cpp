@@ -33,8 +33,8 @@ rewriteElf(StringRef Path,
   raw_svector_ostream OS(Output);
   if (Error E =
           objcopy::elf::executeObjcopyOnBinary(Common, ElfConfig, *Elf, OS))
-    return std::move(E);
-  return std::move(Output);
+    return E;
+  return Output;
 }
 
 } // namespace divcc
