@@ -19,10 +19,13 @@ using namespace llvm;
 namespace divcc {
 namespace {
 
-/// The y axis of a time plot, over the values \p Lo to \p Hi in \p U.
-Axis timeAxis(double Lo, double Hi, TimeUnit U, StringRef Metric) {
+/// The y axis of a plot of \p M, over the values \p Lo to \p Hi in \p U.
+Axis valueAxis(double Lo, double Hi, const Unit &U, Metric M) {
   Axis A;
-  A.Title = (Metric + " (" + U.Name + ")").str();
+  A.Title = M == Metric::Instructions
+                ? (U.Short.empty() ? "instructions"
+                                   : "instructions (" + U.Short + ")")
+                : std::string(info(M).Axis) + " (" + U.Name + ")";
   double Pad = std::max((Hi - Lo) * 0.08, std::fabs(Hi) * 1e-3);
   A.Lo = Lo - Pad;
   A.Hi = Hi + Pad;
@@ -31,26 +34,27 @@ Axis timeAxis(double Lo, double Hi, TimeUnit U, StringRef Metric) {
 }
 
 /// Every run of every variant, by variant, a column of points per build.
-Figure variantsPlot(const PerfResult &R, TimeUnit U) {
+Figure variantsPlot(const PerfResult &R, const Unit &U) {
   const BuildResult &First = R.Builds.front();
   size_t K = First.Variants.size(), NB = R.Builds.size();
   double Lo = INFINITY, Hi = -INFINITY;
   for (const BuildResult &B : R.Builds)
-    for (const std::vector<double> &Runs : R.UseCpu ? B.Cpu : B.Wall)
+    for (const std::vector<double> &Runs : B.of(R.Chosen).Runs)
       for (double V : Runs) {
-        Lo = std::min(Lo, V / U.Seconds);
-        Hi = std::max(Hi, V / U.Seconds);
+        Lo = std::min(Lo, V / U.Scale);
+        Hi = std::max(Hi, V / U.Scale);
       }
   PlotSpec S;
   S.Id = "plot-variants";
-  S.Title = "Time per variant";
+  S.Title = R.Chosen == Metric::Instructions ? "Instructions per variant"
+                                             : "Time per variant";
   S.X.Title = NB == 1 ? "variant" : "variant (the same seed in every build)";
   S.X.Format = TickFormat::Category;
   for (const VariantRecord &V : First.Variants)
     S.X.Categories.push_back(V.Id);
   S.X.Lo = -0.5;
   S.X.Hi = double(K) - 0.5;
-  S.Y = timeAxis(Lo, Hi, U, R.UseCpu ? "CPU time" : "wall time");
+  S.Y = valueAxis(Lo, Hi, U, R.Chosen);
   for (size_t J = 0; J < NB; ++J)
     S.Legend.push_back(
         {seriesColour(J),
@@ -59,17 +63,17 @@ Figure variantsPlot(const PerfResult &R, TimeUnit U) {
   double Band = 0.7 / double(NB);
   for (size_t J = 0; J < NB; ++J) {
     const BuildResult &B = R.Builds[J];
-    const auto &Runs = R.UseCpu ? B.Cpu : B.Wall;
-    const auto &Medians = B.medians(R.UseCpu);
+    const auto &Runs = B.of(R.Chosen).Runs;
+    const auto &Medians = B.medians(R.Chosen);
     for (size_t I = 0; I < K; ++I) {
       double Centre = double(I) - 0.35 + Band * (double(J) + 0.5);
       std::string Who =
           B.Variants[I].Id + (NB == 1 ? "" : " of build " + B.Name);
-      P.segment(Centre - Band * 0.4, Medians[I] / U.Seconds,
-                Centre + Band * 0.4, Medians[I] / U.Seconds, "#333", 2,
+      P.segment(Centre - Band * 0.4, Medians[I] / U.Scale,
+                Centre + Band * 0.4, Medians[I] / U.Scale, "#333", 2,
                 Who + ": median " + inUnit(Medians[I], U) + " " + U.Name);
       for (size_t Run = 0; Run < Runs[I].size(); ++Run)
-        P.point(Centre, Runs[I][Run] / U.Seconds, seriesColour(J),
+        P.point(Centre, Runs[I][Run] / U.Scale, seriesColour(J),
                 Who + ", run " + utostr(Run + 1) + ": " +
                     inUnit(Runs[I][Run], U) + " " + U.Name);
     }
@@ -79,15 +83,15 @@ Figure variantsPlot(const PerfResult &R, TimeUnit U) {
 
 /// Per build: the variants' medians, their mean and its confidence
 /// interval.
-Figure meansPlot(const PerfResult &R, TimeUnit U) {
+Figure meansPlot(const PerfResult &R, const Unit &U) {
   size_t NB = R.Builds.size();
   double Lo = INFINITY, Hi = -INFINITY;
   for (const BuildResult &B : R.Builds) {
-    const Summary &S = B.summary(R.UseCpu);
+    const Summary &S = B.summary(R.Chosen);
     for (double V : {S.Min, S.Max, S.CiLow, S.CiHigh})
       if (std::isfinite(V)) {
-        Lo = std::min(Lo, V / U.Seconds);
-        Hi = std::max(Hi, V / U.Seconds);
+        Lo = std::min(Lo, V / U.Scale);
+        Hi = std::max(Hi, V / U.Scale);
       }
   }
   std::string Level = levelPercent(R.Confidence);
@@ -99,7 +103,7 @@ Figure meansPlot(const PerfResult &R, TimeUnit U) {
     S.X.Categories.push_back(B.Name == "build" ? "build" : "build " + B.Name);
   S.X.Lo = -0.5;
   S.X.Hi = double(NB) - 0.5;
-  S.Y = timeAxis(Lo, Hi, U, R.UseCpu ? "CPU time" : "wall time");
+  S.Y = valueAxis(Lo, Hi, U, R.Chosen);
   S.Legend = {{"#333", "mean and " + Level + " confidence interval"}};
   for (size_t J = 0; J < NB; ++J)
     S.Legend.push_back({seriesColour(J), "a variant (median of its runs)"});
@@ -109,30 +113,30 @@ Figure meansPlot(const PerfResult &R, TimeUnit U) {
   SvgPlot P(std::move(S));
   for (size_t J = 0; J < NB; ++J) {
     const BuildResult &B = R.Builds[J];
-    const Summary &Sum = B.summary(R.UseCpu);
-    const auto &Medians = B.medians(R.UseCpu);
+    const Summary &Sum = B.summary(R.Chosen);
+    const auto &Medians = B.medians(R.Chosen);
     double X = double(J);
     // The variants to the left, spread evenly so that none hides another.
     for (size_t I = 0; I < Medians.size(); ++I) {
       double Offset = Medians.size() == 1
                           ? 0
                           : -0.3 + 0.2 * double(I) / double(Medians.size() - 1);
-      P.point(X + Offset - 0.05, Medians[I] / U.Seconds, seriesColour(J),
+      P.point(X + Offset - 0.05, Medians[I] / U.Scale, seriesColour(J),
               B.Variants[I].Id + ": " + inUnit(Medians[I], U) + " " + U.Name);
     }
     std::string Tip = "mean " + inUnit(Sum.Mean, U) + " " + U.Name + ", " +
                       Level + " CI [" + inUnit(Sum.CiLow, U) + ", " +
                       inUnit(Sum.CiHigh, U) + "] " + U.Name;
     if (std::isfinite(Sum.CiLow)) {
-      P.segment(X + 0.15, Sum.CiLow / U.Seconds, X + 0.15,
-                Sum.CiHigh / U.Seconds, "#333", 2, Tip);
+      P.segment(X + 0.15, Sum.CiLow / U.Scale, X + 0.15,
+                Sum.CiHigh / U.Scale, "#333", 2, Tip);
       for (double End : {Sum.CiLow, Sum.CiHigh})
-        P.segment(X + 0.1, End / U.Seconds, X + 0.2, End / U.Seconds, "#333", 2,
+        P.segment(X + 0.1, End / U.Scale, X + 0.2, End / U.Scale, "#333", 2,
                   Tip);
     }
-    P.segment(X + 0.07, Sum.Mean / U.Seconds, X + 0.23, Sum.Mean / U.Seconds,
+    P.segment(X + 0.07, Sum.Mean / U.Scale, X + 0.23, Sum.Mean / U.Scale,
               "#333", 3, Tip);
-    P.label(X + 0.25, Sum.Mean / U.Seconds, inUnit(Sum.Mean, U) + " " + U.Name,
+    P.label(X + 0.25, Sum.Mean / U.Scale, inUnit(Sum.Mean, U) + " " + U.Name,
             4, 4, "start");
   }
   return {P.finish(), ""};
@@ -142,13 +146,15 @@ Figure meansPlot(const PerfResult &R, TimeUnit U) {
 
 std::string perfHtml(const PerfResult &R) {
   const BuildResult &First = R.Builds.front();
-  TimeUnit U = unitFor(First.summary(R.UseCpu).Mean);
+  Unit U = unitFor(R.Chosen, First.summary(R.Chosen).Mean);
   std::string Level = levelPercent(R.Confidence);
   std::string Page;
   raw_string_ostream OS(Page);
   beginPage("divtool perf: " + shellJoin(R.Bench), OS);
-  OS << "<header>\n<h1>divtool perf</h1>\n<p class=\"lead\">How long the "
-        "benchmark takes over "
+  OS << "<header>\n<h1>divtool perf</h1>\n<p class=\"lead\">"
+     << (R.Chosen == Metric::Instructions
+             ? "How many instructions the benchmark executes over "
+             : "How long the benchmark takes over ")
      << First.Variants.size()
      << " code layouts: each variant is the same program with another "
         "layout, so the mean over variants, and its confidence interval, "
@@ -163,12 +169,14 @@ std::string perfHtml(const PerfResult &R) {
   OS << "<dt>Measured</dt><dd>" << escape(R.metricName()) << "; " << R.Runs
      << " run" << (R.Runs == 1 ? "" : "s") << " per variant"
      << (R.Warmup ? " after " + utostr(R.Warmup) + " warm-up" : "")
-     << ", a variant's time being the median of its runs</dd>\n";
+     << ", a variant's "
+     << (R.Chosen == Metric::Instructions ? "count" : "time")
+     << " being the median of its runs</dd>\n";
   if (R.Builds.size() == 2 && R.Welch) {
     const WelchResult &W = *R.Welch;
     OS << "<dt>B &minus; A</dt><dd>" << (W.Difference >= 0 ? "+" : "")
        << inUnit(W.Difference, U) << " " << U.Name << " ("
-       << signedPercent(W.Difference / First.summary(R.UseCpu).Mean) << "), "
+       << signedPercent(W.Difference / First.summary(R.Chosen).Mean) << "), "
        << Level << " CI [" << inUnit(W.CiLow, U) << ", " << inUnit(W.CiHigh, U)
        << "] " << U.Name
        << "</dd>\n<dt>Welch's t-test</dt><dd>t = " << significant(W.T, 3)
@@ -184,7 +192,7 @@ std::string perfHtml(const PerfResult &R) {
      << " CI</th><th class=\"num\">Median</th><th class=\"num\">"
      << "Min</th><th class=\"num\">Max</th></tr></thead>\n<tbody>\n";
   for (const BuildResult &B : R.Builds) {
-    const Summary &S = B.summary(R.UseCpu);
+    const Summary &S = B.summary(R.Chosen);
     OS << "<tr><td>" << escape(B.Name) << "</td><td class=\"num\">" << S.N
        << "</td><td class=\"num\">" << inUnit(S.Mean, U)
        << "</td><td class=\"num\">" << inUnit(S.StdDev, U) << " ("
@@ -217,16 +225,16 @@ std::string perfHtml(const PerfResult &R) {
         "<th>Variant</th>";
   for (const BuildResult &B : R.Builds) {
     std::string Suffix = B.Name == "build" ? "" : " " + B.Name;
-    OS << "<th class=\"num\">CPU" << escape(Suffix) << " (" << U.Name
-       << ")</th><th class=\"num\">Wall" << escape(Suffix) << " (" << U.Name
-       << ")</th>";
+    for (Metric M : R.Measured)
+      OS << "<th class=\"num\">" << escape(columnHeader(M, U, Suffix))
+         << "</th>";
   }
   OS << "</tr></thead>\n<tbody>\n";
   for (size_t I = 0; I < First.Variants.size(); ++I) {
     OS << "<tr><td>" << escape(First.Variants[I].Id) << "</td>";
     for (const BuildResult &B : R.Builds)
-      OS << "<td class=\"num\">" << inUnit(B.CpuMedian[I], U)
-         << "</td><td class=\"num\">" << inUnit(B.WallMedian[I], U) << "</td>";
+      for (Metric M : R.Measured)
+        OS << "<td class=\"num\">" << inUnit(B.medians(M)[I], U) << "</td>";
     OS << "</tr>\n";
   }
   OS << "</tbody>\n</table>\n";

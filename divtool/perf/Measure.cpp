@@ -5,6 +5,8 @@
 #include "divtool/population/Population.h"
 #include "divtool/population/VariantBuild.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -50,8 +52,8 @@ Error buildVariants(const PerfOptions &C, BuildResult &B, const MasterKey &Key,
       return V.takeError();
     B.Variants.push_back(std::move(*V));
   }
-  B.Cpu.resize(B.Variants.size());
-  B.Wall.resize(B.Variants.size());
+  for (MetricData &D : B.Data)
+    D.Runs.resize(B.Variants.size());
   return Error::success();
 }
 
@@ -85,15 +87,68 @@ static double seconds(const struct timeval &T) {
   return double(T.tv_sec) + double(T.tv_usec) * 1e-6;
 }
 
-/// Runs the benchmark once in variant \p V's tree; returns its CPU and wall
-/// times in seconds.
-static Expected<std::pair<double, double>> runOnce(const PerfOptions &C,
-                                                   const VariantRecord &V,
-                                                   ArrayRef<std::string> Env) {
-  std::string Log = (sys::path::parent_path(V.Tree) + "/bench.log").str();
+/// The instructions counted in the cachegrind output files of \p Dir, one
+/// per process: the sum of their "summary:" lines.
+static Expected<double> countedInstructions(StringRef Dir, StringRef Log) {
+  double Total = 0;
+  unsigned Files = 0;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+        MemoryBuffer::getFile(It->path());
+    if (!Buf)
+      return makeError("cannot read valgrind's output '" + It->path() +
+                       "': " + Buf.getError().message());
+    bool Found = false;
+    for (StringRef Rest = (*Buf)->getBuffer(); !Rest.empty() && !Found;) {
+      StringRef Line;
+      std::tie(Line, Rest) = Rest.split('\n');
+      if (!Line.consume_front("summary:"))
+        continue;
+      unsigned long long N = 0;
+      if (Line.trim().split(' ').first.getAsInteger(10, N))
+        return makeError("valgrind's output '" + It->path() +
+                         "' has a bad summary line: " + Line.trim());
+      Total += double(N);
+      Found = true;
+    }
+    if (!Found)
+      return makeError("valgrind's output '" + It->path() +
+                       "' has no summary line");
+    ++Files;
+  }
+  if (EC || !Files)
+    return makeError("valgrind wrote no instruction counts in '" + Dir +
+                     "'; see " + Log);
+  return Total;
+}
+
+/// Runs the benchmark once in variant \p V's tree; returns its value by
+/// metric: CPU and wall times in seconds, or (under valgrind) the
+/// instructions executed.
+static Expected<std::array<double, NumMetrics>>
+runOnce(const PerfOptions &C, const PerfResult &R, const VariantRecord &V,
+        ArrayRef<std::string> Env) {
+  std::string Dir = sys::path::parent_path(V.Tree).str();
+  std::string Log = Dir + "/bench.log";
+  std::vector<std::string> Command = C.Bench;
+  std::string CountDir = Dir + "/cachegrind";
+  bool Count = R.Chosen == Metric::Instructions;
+  if (Count) {
+    // A file per process (%p), children included; only instructions are
+    // counted (no cache or branch simulation).
+    sys::fs::remove_directories(CountDir);
+    if (std::error_code EC = sys::fs::create_directories(CountDir))
+      return makeError("cannot create '" + CountDir + "': " + EC.message());
+    Command = {R.Valgrind, "--tool=cachegrind", "--cache-sim=no",
+               "--branch-sim=no", "--trace-children=yes", "-q",
+               "--cachegrind-out-file=" + CountDir + "/out.%p"};
+    Command.insert(Command.end(), C.Bench.begin(), C.Bench.end());
+  }
   auto Start = std::chrono::steady_clock::now();
   Expected<pid_t> Pid =
-      startProcess(C.Bench, V.Tree, Env, Log, Log,
+      startProcess(Command, V.Tree, Env, Log, Log,
                    /*OwnProcessGroup=*/false, "the benchmark");
   if (!Pid)
     return Pid.takeError();
@@ -107,8 +162,17 @@ static Expected<std::pair<double, double>> runOnce(const PerfOptions &C,
                      "' (" + describeWaitStatus(Status) +
                      "); the last lines of " + Log + ":\n" +
                      StringRef(lastLines(Log, 10)).rtrim('\n'));
-  return std::make_pair(seconds(Usage.ru_utime) + seconds(Usage.ru_stime),
-                        Wall);
+  std::array<double, NumMetrics> Values = {};
+  Values[size_t(Metric::Cpu)] =
+      seconds(Usage.ru_utime) + seconds(Usage.ru_stime);
+  Values[size_t(Metric::Wall)] = Wall;
+  if (Count) {
+    Expected<double> N = countedInstructions(CountDir, Log);
+    if (!N)
+      return N.takeError();
+    Values[size_t(Metric::Instructions)] = *N;
+  }
+  return Values;
 }
 
 Error measure(const PerfOptions &C, PerfResult &R) {
@@ -121,7 +185,9 @@ Error measure(const PerfOptions &C, PerfResult &R) {
   errs() << "divtool perf: running '" << shellJoin(C.Bench) << "' "
          << (C.Warmup ? Twine(C.Warmup) + " + " : Twine()) << C.Runs << " time"
          << (Rounds == 1 ? "" : "s") << " in each of " << PerRound
-         << " variant trees" << (C.Warmup ? " (warm-up first)" : "") << "\n";
+         << " variant trees" << (C.Warmup ? " (warm-up first)" : "")
+         << (R.Chosen == Metric::Instructions ? ", under valgrind" : "")
+         << "\n";
   for (unsigned Round = 0; Round < Rounds; ++Round) {
     bool Warm = Round < C.Warmup;
     for (size_t I = 0; I < K; ++I)
@@ -136,17 +202,17 @@ Error measure(const PerfOptions &C, PerfResult &R) {
                  << (B.Name == "build" ? "" : " of " + B.Name);
           errs().flush();
         }
-        Expected<std::pair<double, double>> Times =
-            runOnce(C, B.Variants[I], Env);
-        if (!Times) {
+        Expected<std::array<double, NumMetrics>> Values =
+            runOnce(C, R, B.Variants[I], Env);
+        if (!Values) {
           if (Terminal)
             errs() << "\r\033[K";
-          return Times.takeError();
+          return Values.takeError();
         }
         if (Warm)
           continue;
-        B.Cpu[I].push_back(Times->first);
-        B.Wall[I].push_back(Times->second);
+        for (Metric M : R.Measured)
+          B.of(M).Runs[I].push_back((*Values)[size_t(M)]);
       }
     if (!Terminal && !Warm && Rounds > 1)
       errs() << "divtool perf: round " << Round + 1 << "/" << Rounds
@@ -158,17 +224,16 @@ Error measure(const PerfOptions &C, PerfResult &R) {
   }
   if (Terminal)
     errs() << "\r\033[K";
-  for (BuildResult &B : R.Builds) {
-    for (size_t I = 0; I < K; ++I) {
-      B.CpuMedian.push_back(median(B.Cpu[I]));
-      B.WallMedian.push_back(median(B.Wall[I]));
+  for (BuildResult &B : R.Builds)
+    for (Metric M : R.Measured) {
+      MetricData &D = B.of(M);
+      for (size_t I = 0; I < K; ++I)
+        D.Medians.push_back(median(D.Runs[I]));
+      D.Sum = summarize(D.Medians, C.Confidence);
     }
-    B.CpuSummary = summarize(B.CpuMedian, C.Confidence);
-    B.WallSummary = summarize(B.WallMedian, C.Confidence);
-  }
   if (R.Builds.size() == 2)
-    R.Welch = welchTest(R.Builds[0].medians(R.UseCpu),
-                        R.Builds[1].medians(R.UseCpu), C.Confidence);
+    R.Welch = welchTest(R.Builds[0].medians(R.Chosen),
+                        R.Builds[1].medians(R.Chosen), C.Confidence);
   return Error::success();
 }
 

@@ -17,7 +17,10 @@
 //   2. it runs the benchmark command in each variant's tree R times, after W
 //      warm-up runs, and records the CPU time (user + system, of the
 //      benchmark and the children it waited for: wait4's rusage) and the
-//      wall-clock time of each run;
+//      wall-clock time of each run; or, with --metric instructions, the
+//      dynamic instruction count of each run, from valgrind's cachegrind
+//      (summed over the benchmark and every process it starts), a
+//      noise-free measure of work, blind to caches and branch prediction;
 //   3. the unit of observation is the variant: its value is the median of
 //      its runs; over the K variants it reports the mean, the standard
 //      deviation and a confidence interval of the mean from Student's t;
@@ -53,6 +56,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -72,13 +76,41 @@ struct PerfOptions {
   unsigned Runs = 1;
   unsigned Warmup = 0;
   unsigned Jobs = 1;
-  std::string Metric = "cpu";
+  std::string MetricName = "cpu";
   double Confidence = 0.95;
   bool Json = false;
   std::string Html;
   bool Keep = false;
   std::optional<bool> Progress;
   std::vector<std::string> Bench;
+};
+
+/// What a run is measured by. Cpu and Wall are measured together (the
+/// statistics are of the chosen one); Instructions alone, under valgrind.
+enum class Metric { Cpu, Wall, Instructions };
+constexpr size_t NumMetrics = 3;
+
+/// How a metric is named and reported.
+struct MetricInfo {
+  const char *Name;        ///< --metric's value, JSON's "metric": "cpu".
+  const char *Description; ///< "CPU time (user + system)".
+  const char *Axis;        ///< A plot's axis title: "CPU time".
+  const char *RunsKey;     ///< A variant's runs in the JSON: "cpu_seconds".
+  const char *MedianKey;   ///< A variant's median in the JSON: "cpu_median".
+};
+const MetricInfo &info(Metric M);
+std::optional<Metric> parseMetric(llvm::StringRef Name);
+/// The metrics measured when the statistics are of \p M.
+std::vector<Metric> measuredWith(Metric M);
+
+/// What was measured of one metric in one build.
+struct MetricData {
+  /// Per variant, the value of each run (seconds or instructions).
+  std::vector<std::vector<double>> Runs;
+  /// Per variant, the median of its runs.
+  std::vector<double> Medians;
+  /// Over the variants' medians.
+  Summary Sum;
 };
 
 /// A build configuration and what was measured of it.
@@ -88,24 +120,24 @@ struct BuildResult {
   std::string Source;
   std::string Out, RegistryPath;
   std::vector<VariantRecord> Variants;
-  /// Per variant, the seconds of each run.
-  std::vector<std::vector<double>> Cpu, Wall;
-  /// Per variant, the median of its runs.
-  std::vector<double> CpuMedian, WallMedian;
-  Summary CpuSummary, WallSummary;
+  /// By metric; only the measured ones are filled in.
+  std::array<MetricData, NumMetrics> Data;
 
-  const std::vector<double> &medians(bool UseCpu) const {
-    return UseCpu ? CpuMedian : WallMedian;
-  }
-  const Summary &summary(bool UseCpu) const {
-    return UseCpu ? CpuSummary : WallSummary;
-  }
+  MetricData &of(Metric M) { return Data[size_t(M)]; }
+  const MetricData &of(Metric M) const { return Data[size_t(M)]; }
+  const std::vector<double> &medians(Metric M) const { return of(M).Medians; }
+  const Summary &summary(Metric M) const { return of(M).Sum; }
 };
 
 struct PerfResult {
   std::vector<std::string> Bench;
   unsigned Runs = 0, Warmup = 0;
-  bool UseCpu = true;
+  /// The metric the statistics and the test are of.
+  Metric Chosen = Metric::Cpu;
+  /// The metrics measured: measuredWith(Chosen).
+  std::vector<Metric> Measured;
+  /// valgrind's path, for Metric::Instructions.
+  std::string Valgrind;
   double Confidence = 0.95;
   std::vector<BuildResult> Builds;
   std::optional<WelchResult> Welch;
@@ -115,9 +147,7 @@ struct PerfResult {
   /// 1 - Confidence, without the rounding error (0.05, not 0.05000...04).
   double alpha() const { return std::round((1 - Confidence) * 1e9) / 1e9; }
   bool significant() const { return Welch && Welch->P < alpha(); }
-  std::string metricName() const {
-    return UseCpu ? "CPU time (user + system)" : "wall-clock time";
-  }
+  std::string metricName() const { return info(Chosen).Description; }
 };
 
 /// Builds the K variants of \p B's configuration into \p Out, with seeds
@@ -132,17 +162,21 @@ bool sameArtifacts(const BuildResult &A, const BuildResult &B,
 /// the times, the medians, the summaries and the test.
 llvm::Error measure(const PerfOptions &C, PerfResult &R);
 
-/// A unit for times around \p Typical seconds: its name and its size.
-struct TimeUnit {
-  const char *Name;
-  double Seconds;
+/// A unit for values of a metric around \p Typical: for times "s", "ms" or
+/// "us"; for instructions "G instructions" and so on.
+struct Unit {
+  std::string Name;  ///< After a value: "ms", "G instructions".
+  std::string Short; ///< In a column's header: "ms", "G"; may be empty.
+  double Scale;      ///< The unit's size: 1e-3 for ms, 1e9 for G.
 };
 
-TimeUnit unitFor(double Typical);
+Unit unitFor(Metric M, double Typical);
+/// "cpu (ms)", "instructions (G)": a column's header.
+std::string columnHeader(Metric M, const Unit &U, llvm::StringRef Suffix = "");
 /// \p V with \p Digits significant digits (at least one decimal below 10).
 std::string significant(double V, int Digits = 4);
-/// \p Seconds in \p U, with four significant digits.
-std::string inUnit(double Seconds, TimeUnit U);
+/// \p V in \p U, with four significant digits.
+std::string inUnit(double V, const Unit &U);
 /// "+1.25%" for 0.0125; "n/a" if not finite.
 std::string signedPercent(double Share);
 /// "95%" for 0.95, "99.5%" for 0.995.

@@ -14,6 +14,7 @@
 #include "random/SeedFile.h"
 #include "support/AtomicOutput.h"
 
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
@@ -57,8 +58,17 @@ int runPerfCommand(const PerfOptions &C, const DivccEnvironment &Env) {
   R.Bench = C.Bench;
   R.Runs = C.Runs;
   R.Warmup = C.Warmup;
-  R.UseCpu = C.Metric == "cpu";
+  R.Chosen = parseMetric(C.MetricName).value_or(Metric::Cpu);
+  R.Measured = measuredWith(R.Chosen);
   R.Confidence = C.Confidence;
+  if (R.Chosen == Metric::Instructions) {
+    ErrorOr<std::string> Valgrind = sys::findProgramByName("valgrind");
+    if (!Valgrind)
+      return reportError(makeError(
+          "--metric instructions counts instructions with valgrind, which "
+          "is not on PATH: install valgrind (e.g. apt-get install valgrind)"));
+    R.Valgrind = *Valgrind;
+  }
 
   // The builds: two commands on one source tree, one command on two source
   // trees, or one of each.
@@ -165,11 +175,13 @@ void addPerfSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       ->check(CLI::Range(0u, 1000u));
   addJobsOption(*Perf, C->Jobs,
                 "Build J variants at a time (benchmarks run one at a time)");
-  Perf->add_option("--metric", C->Metric,
+  Perf->add_option("--metric", C->MetricName,
                    "What the statistics are of: cpu (user + system time of "
-                   "the benchmark and its children) or wall")
+                   "the benchmark and its children), wall, or instructions "
+                   "(executed, counted by valgrind's cachegrind: slow, but "
+                   "free of noise)")
       ->default_val("cpu")
-      ->check(CLI::IsMember({"cpu", "wall"}));
+      ->check(CLI::IsMember({"cpu", "wall", "instructions"}));
   Perf->add_option("--confidence", C->Confidence,
                    "The confidence level of the intervals; the test is at "
                    "1 - LEVEL")

@@ -16,12 +16,50 @@ using namespace llvm;
 
 namespace divcc {
 
-TimeUnit unitFor(double Typical) {
+const MetricInfo &info(Metric M) {
+  static const MetricInfo Infos[NumMetrics] = {
+      {"cpu", "CPU time (user + system)", "CPU time", "cpu_seconds",
+       "cpu_median"},
+      {"wall", "wall-clock time", "wall time", "wall_seconds", "wall_median"},
+      {"instructions", "instructions executed (valgrind)", "instructions",
+       "instructions", "instructions_median"}};
+  return Infos[size_t(M)];
+}
+
+std::optional<Metric> parseMetric(StringRef Name) {
+  for (Metric M : {Metric::Cpu, Metric::Wall, Metric::Instructions})
+    if (Name == info(M).Name)
+      return M;
+  return std::nullopt;
+}
+
+std::vector<Metric> measuredWith(Metric M) {
+  if (M == Metric::Instructions)
+    return {Metric::Instructions};
+  return {Metric::Cpu, Metric::Wall};
+}
+
+Unit unitFor(Metric M, double Typical) {
+  if (M == Metric::Instructions) {
+    if (Typical >= 1e9)
+      return {"G instructions", "G", 1e9};
+    if (Typical >= 1e6)
+      return {"M instructions", "M", 1e6};
+    if (Typical >= 1e3)
+      return {"K instructions", "K", 1e3};
+    return {"instructions", "", 1};
+  }
   if (Typical >= 1)
-    return {"s", 1};
+    return {"s", "s", 1};
   if (Typical >= 1e-3)
-    return {"ms", 1e-3};
-  return {"us", 1e-6};
+    return {"ms", "ms", 1e-3};
+  return {"us", "us", 1e-6};
+}
+
+std::string columnHeader(Metric M, const Unit &U, StringRef Suffix) {
+  return (info(M).Name + Suffix +
+          (U.Short.empty() ? "" : " (" + U.Short + ")"))
+      .str();
 }
 
 std::string significant(double V, int Digits) {
@@ -34,8 +72,8 @@ std::string significant(double V, int Digits) {
   return fixed(V, unsigned(Decimals));
 }
 
-std::string inUnit(double Seconds, TimeUnit U) {
-  return significant(Seconds / U.Seconds);
+std::string inUnit(double V, const Unit &U) {
+  return significant(V / U.Scale);
 }
 
 std::string signedPercent(double Share) {
@@ -55,43 +93,48 @@ std::string verdict(const PerfResult &R) {
   std::string Alpha = levelPercent(R.alpha());
   if (!R.significant())
     return "no significant difference at " + Alpha;
-  return "significant at " + Alpha + " (B is " +
-         (R.Welch->Difference > 0 ? "slower" : "faster") + ")";
+  bool More = R.Welch->Difference > 0;
+  if (R.Chosen == Metric::Instructions)
+    return "significant at " + Alpha + " (B executes " +
+           (More ? "more" : "fewer") + " instructions)";
+  return "significant at " + Alpha + " (B is " + (More ? "slower" : "faster") +
+         ")";
 }
 
 void printTable(const PerfResult &R, raw_ostream &OS) {
   const BuildResult &First = R.Builds.front();
-  TimeUnit U = unitFor(First.summary(R.UseCpu).Mean);
-  std::string Unit = U.Name;
+  Unit U = unitFor(R.Chosen, First.summary(R.Chosen).Mean);
+  const std::string &Unit = U.Name;
   std::string Level = levelPercent(R.Confidence);
   OS << "benchmark: " << shellJoin(R.Bench) << "\n"
      << "measured:  " << R.metricName() << ", " << First.Variants.size()
      << " variants, " << R.Runs << " run" << (R.Runs == 1 ? "" : "s") << " each"
      << (R.Warmup ? " after " + utostr(R.Warmup) + " warm-up" : "")
-     << "; a variant's time is the median of its runs\n";
+     << "; a variant's " << (R.Chosen == Metric::Instructions ? "count" : "time")
+     << " is the median of its runs\n";
   for (const BuildResult &B : R.Builds)
     OS << (B.Name == "build" ? "build:     " : "build " + B.Name + ":   ")
        << shellJoin(B.Command) << " (source " << B.Source << ")\n";
   OS << "\n";
 
-  // One row per variant: CPU and wall time of each build.
+  // One row per variant: each measured metric of each build.
   OS << left_justify("variant", 10);
   for (const BuildResult &B : R.Builds) {
     std::string Suffix = B.Name == "build" ? "" : " " + B.Name;
-    OS << right_justify("cpu" + Suffix + " (" + Unit + ")", 14)
-       << right_justify("wall" + Suffix + " (" + Unit + ")", 14);
+    for (Metric M : R.Measured)
+      OS << right_justify(columnHeader(M, U, Suffix), 20);
   }
   OS << "\n";
   for (size_t I = 0; I < First.Variants.size(); ++I) {
     OS << left_justify(First.Variants[I].Id, 10);
     for (const BuildResult &B : R.Builds)
-      OS << right_justify(inUnit(B.CpuMedian[I], U), 14)
-         << right_justify(inUnit(B.WallMedian[I], U), 14);
+      for (Metric M : R.Measured)
+        OS << right_justify(inUnit(B.medians(M)[I], U), 20);
     OS << "\n";
   }
   OS << "\n";
   for (const BuildResult &B : R.Builds) {
-    const Summary &S = B.summary(R.UseCpu);
+    const Summary &S = B.summary(R.Chosen);
     std::string Who = B.Name == "build" ? "" : B.Name + ": ";
     OS << Who << "mean " << inUnit(S.Mean, U) << " " << Unit << ", sd "
        << inUnit(S.StdDev, U) << " " << Unit << " ("
@@ -103,7 +146,7 @@ void printTable(const PerfResult &R, raw_ostream &OS) {
        << inUnit(S.Max, U) << " " << Unit << "\n";
   }
   if (R.Builds.size() == 2) {
-    const Summary &A = R.Builds[0].summary(R.UseCpu);
+    const Summary &A = R.Builds[0].summary(R.Chosen);
     if (!R.Welch) {
       OS << "B - A: no test (each build needs at least 2 variants)\n";
       return;
@@ -142,7 +185,7 @@ std::string perfJson(const PerfResult &R) {
   J["benchmark"] = R.Bench;
   J["runs"] = R.Runs;
   J["warmup"] = R.Warmup;
-  J["metric"] = R.UseCpu ? "cpu" : "wall";
+  J["metric"] = info(R.Chosen).Name;
   J["confidence"] = R.Confidence;
   J["builds"] = nlohmann::json::array();
   for (const BuildResult &B : R.Builds) {
@@ -153,23 +196,34 @@ std::string perfJson(const PerfResult &R) {
     BJ["population"] = B.Out;
     BJ["registry"] = B.RegistryPath;
     BJ["variants"] = nlohmann::json::array();
-    for (size_t I = 0; I < B.Variants.size(); ++I)
-      BJ["variants"].push_back({{"id", B.Variants[I].Id},
-                                {"tree", B.Variants[I].Tree},
-                                {"cpu_seconds", B.Cpu[I]},
-                                {"wall_seconds", B.Wall[I]},
-                                {"cpu_median", B.CpuMedian[I]},
-                                {"wall_median", B.WallMedian[I]}});
-    BJ["cpu"] = summaryJson(B.CpuSummary);
-    BJ["wall"] = summaryJson(B.WallSummary);
+    for (size_t I = 0; I < B.Variants.size(); ++I) {
+      nlohmann::json VJ = {{"id", B.Variants[I].Id},
+                           {"tree", B.Variants[I].Tree},
+                           {"value", B.medians(R.Chosen)[I]}};
+      for (Metric M : R.Measured) {
+        if (M == Metric::Instructions) {
+          // Counts are integers.
+          std::vector<uint64_t> Runs;
+          for (double V : B.of(M).Runs[I])
+            Runs.push_back(uint64_t(V));
+          VJ[info(M).RunsKey] = Runs;
+        } else {
+          VJ[info(M).RunsKey] = B.of(M).Runs[I];
+        }
+        VJ[info(M).MedianKey] = B.medians(M)[I];
+      }
+      BJ["variants"].push_back(std::move(VJ));
+    }
+    for (Metric M : R.Measured)
+      BJ[info(M).Name] = summaryJson(B.summary(M));
     J["builds"].push_back(std::move(BJ));
   }
   if (R.Builds.size() == 2 && R.Welch) {
     const WelchResult &W = *R.Welch;
     J["comparison"] = {
-        {"metric", R.UseCpu ? "cpu" : "wall"},
+        {"metric", info(R.Chosen).Name},
         {"difference", finite(W.Difference)},
-        {"relative", finite(W.Difference / R.Builds[0].summary(R.UseCpu).Mean)},
+        {"relative", finite(W.Difference / R.Builds[0].summary(R.Chosen).Mean)},
         {"ci_low", finite(W.CiLow)},
         {"ci_high", finite(W.CiHigh)},
         {"t", finite(W.T)},

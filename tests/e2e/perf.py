@@ -17,6 +17,11 @@ with `make CC=divcc`:
               identical artifacts. A 5% test says "significant" for one
               comparison in 20 of identical builds by design, so a
               significant result is measured once more before it fails
+  instructions  3 variants, 2 runs each, --metric instructions --json: the
+              JSON says "instructions"; each variant's runs are positive
+              integer counts, equal to each other (valgrind counts are
+              deterministic) and to its median; the mean is that of the
+              variants and lies between their min and max
   bad input   no benchmark command, no build command, --variants 1, an
               unknown --metric: a clear error with exit 1 or 2; a missing
               seed file is refused before anything is built; a benchmark
@@ -242,6 +247,45 @@ def check_compare(work, check):
           str(list(TMPDIR.iterdir())))
 
 
+def check_instructions(work, key, check):
+    variants, runs = 3, 2
+    code, stdout, err = divtool(
+        "perf", "--variants", variants, "--runs", runs, "--seed-file", key,
+        "--metric", "instructions", "--build", "make CC=divcc",
+        "--source", work / "proj", "--out", work / "instructions", "--json",
+        "--", "./bench", "1")
+    if not check(code == 0, "perf --metric instructions: exit 0", err):
+        return
+    try:
+        j = json.loads(stdout)
+    except json.JSONDecodeError as e:
+        check(False, "perf --metric instructions prints JSON",
+              f"{e}\n{stdout[:2000]}")
+        return
+    check(j.get("metric") == "instructions", 'the metric is "instructions"',
+          str(j.get("metric")))
+    b = j["builds"][0]
+    vs = b["variants"]
+    check(len(vs) == variants and all(
+        len(v["instructions"]) == runs and
+        all(isinstance(n, int) and n > 0 for n in v["instructions"])
+        for v in vs),
+          f"{runs} positive instruction counts per variant", str(vs))
+    check(all(len(set(v["instructions"])) == 1 and
+              v["instructions_median"] == v["instructions"][0] == v["value"]
+              for v in vs),
+          "a variant measured twice gives the same count", str(vs))
+    check("cpu_seconds" not in vs[0] and "cpu" not in b,
+          "no times are reported for instructions", str(vs[0]))
+    s = b["instructions"]
+    counts = [v["instructions_median"] for v in vs]
+    check(s["n"] == variants and
+          math.isclose(s["mean"], sum(counts) / len(counts), rel_tol=1e-12) and
+          s["min"] == min(counts) and s["max"] == max(counts) and
+          s["min"] <= s["mean"] <= s["max"],
+          "the mean is over the variants, between min and max", str(s))
+
+
 def check_bad_input(work, key, check):
     proj = work / "proj"
     code, _, err = divtool("perf", "--variants", 3, "--build", "make CC=divcc",
@@ -278,6 +322,7 @@ def run_checks(work, check):
     key.write_bytes(os.urandom(32))
     check_one_build(work, key, check)
     check_compare(work, check)
+    check_instructions(work, key, check)
     check_bad_input(work, key, check)
 
 
