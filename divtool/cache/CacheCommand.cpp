@@ -43,17 +43,13 @@ Expected<CacheSettings> cacheSettings(const CacheCommandLine &C,
     Settings.Dir = C.Dir;
     return Settings;
   }
-  if (!Env.CacheDir || Env.CacheDir->empty())
+  Expected<std::optional<CacheSettings>> FromEnv = cacheSettingsFrom(Env);
+  if (!FromEnv)
+    return FromEnv.takeError();
+  if (!*FromEnv)
     return makeError(Twine("no cache named: set ") + EnvCacheDir +
                      " or pass --dir DIR");
-  Settings.Dir = *Env.CacheDir;
-  if (Env.CacheSize) {
-    Expected<uint64_t> Bytes = parseCacheSize(*Env.CacheSize, EnvCacheSize);
-    if (!Bytes)
-      return Bytes.takeError();
-    Settings.MaxBytes = *Bytes;
-  }
-  return Settings;
+  return **FromEnv;
 }
 
 int runCacheCommand(const CacheCommandLine &Line, const DivccEnvironment &Env) {
