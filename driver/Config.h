@@ -44,9 +44,6 @@ struct Config {
   bool DebugCrash = false;
 
   bool diversifying() const { return Diversity.diversifying(); }
-  const TransformationSet &transformations() const {
-    return Diversity.Transformations;
-  }
 
   /// What the code generator is asked to do.
   DiversityPlan plan() const {
