@@ -176,13 +176,16 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
   // machine verifier when it is requested; the others ask for it here.
   std::unique_ptr<DiversityTarget> Target = createDiversityTarget(TT);
   AnalysisID LateAnchor = Target ? Target->lateMachinePassAnchor() : nullptr;
-  SmallVector<std::pair<Pass *, const char *>, 2> Late;
+  SmallVector<std::pair<Pass *, const char *>, 3> Late;
   if (T.has(Transformation::Subst))
     Late.push_back({createInstructionSubstitutionPass(*Streams),
                     "After divcc instruction substitution"});
   if (T.has(Transformation::Nops))
     Late.push_back({createNopInsertionPass(Options.Nops, *Streams),
                     "After divcc NOP insertion"});
+  if (T.has(Transformation::Gaps))
+    Late.push_back(
+        {createTrapGapPass(Options.Gaps, *Streams), "After divcc trap gaps"});
   if (LateAnchor)
     for (auto [P, Banner] : Late)
       PassConfig->insertPass(LateAnchor, P);

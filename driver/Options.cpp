@@ -227,6 +227,13 @@ const OptionInfo Options[] = {
        return parseBounded(Spelling, V, 0, 4096,
                            S.Result.Cfg.Diversity.Frames.MaxPad);
      }},
+    {"-fdiversify-gap-max=", "BYTES",
+     "Gaps: put up to BYTES bytes of traps in each place control never falls "
+     "through (0-256, default 16)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       return parseBounded(Spelling, V, 0, 256,
+                           S.Result.Cfg.Diversity.Gaps.MaxBytes);
+     }},
     {"-fdiversify-global-pad=", "BYTES",
      "Pad before each global variable with up to BYTES random bytes (0-4096, "
      "default 0)",

@@ -107,10 +107,18 @@ public:
   /// instruction is measured.
   virtual llvm::AnalysisID lateMachinePassAnchor() const { return nullptr; }
 
-  //===--- Linking
-  //---------------------------------------------------------===//
+  //===--- Trap padding
+  //----------------------------------------------------===//
 
+  /// The byte the linker fills gaps between sections with, and the program
+  /// properties the padding object must claim.
   virtual TrapPadding trapPadding() const = 0;
+  /// The size in bytes of the trap appendTrap() emits: the unit of the
+  /// padding of gaps inside and between functions.
+  virtual unsigned trapSize() const = 0;
+  /// Appends one trap instruction to \p MBB, made of trapPadding()'s fill
+  /// bytes: code that is never executed, and aborts if it ever is.
+  virtual void appendTrap(llvm::MachineBasicBlock &MBB) const = 0;
 
   //===--- Auditing
   //--------------------------------------------------------===//

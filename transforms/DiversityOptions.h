@@ -37,6 +37,12 @@ struct NopOptions {
   bool InLoops = false;
 };
 
+/// gaps: -fdiversify-gap-max=BYTES, at most this much trap padding in one
+/// place control never falls into (0: none).
+struct GapOptions {
+  unsigned MaxBytes = 16;
+};
+
 /// sched: -fdiversify-sched=jitter|random.
 enum class ScheduleMode { Jitter, Random };
 
@@ -65,6 +71,7 @@ struct DiversityOptions {
   /// StreamSource::forFunction()).
   FunctionFilter Functions;
   NopOptions Nops;
+  GapOptions Gaps;
   ScheduleMode Sched = ScheduleMode::Jitter;
   RegisterHintOptions Regs;
   FrameOptions Frames;

@@ -39,7 +39,9 @@ static const RegisteredPass Table[] = {
     {"divcc-subst", Transformation::Subst, PassLevel::Machine,
      "late machine pass: equivalent instructions"},
     {"divcc-nops", Transformation::Nops, PassLevel::Machine,
-     "last machine pass: inserts no-ops"},
+     "late machine pass: inserts no-ops"},
+    {"divcc-gaps", Transformation::Gaps, PassLevel::Machine,
+     "last machine pass: trap padding where control never falls through"},
 };
 
 ArrayRef<RegisteredPass> registeredPasses() { return Table; }
@@ -101,6 +103,9 @@ PassInstance createRegisteredPass(const RegisteredPass &Entry,
     break;
   case Transformation::Nops:
     Result.P = createNopInsertionPass(Options.Nops, std::move(Streams));
+    break;
+  case Transformation::Gaps:
+    Result.P = createTrapGapPass(Options.Gaps, std::move(Streams));
     break;
   case Transformation::Link:
   case Transformation::Offset:

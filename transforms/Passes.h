@@ -51,7 +51,12 @@ llvm::FunctionPass *createBlockShufflePass(StreamSource Streams);
 /// Late machine pass (before NOP insertion): equivalent instructions.
 llvm::FunctionPass *createInstructionSubstitutionPass(StreamSource Streams);
 
-/// Last machine pass: inserts no-op instructions.
+/// Last machine pass, after NOP insertion: trap padding after the blocks
+/// control cannot fall out of.
+llvm::FunctionPass *createTrapGapPass(const GapOptions &Options,
+                                      StreamSource Streams);
+
+/// Late machine pass: inserts no-op instructions.
 llvm::FunctionPass *createNopInsertionPass(const NopOptions &Options,
                                            StreamSource Streams);
 

@@ -31,6 +31,9 @@ static const TransformationInfo Table[] = {
      "shuffle all functions of the program at link time (with lld)"},
     {Transformation::Offset, "offset", true, false,
      "move the PLT and the C runtime's code by a random distance at link time"},
+    {Transformation::Gaps, "gaps", false, true,
+     "pad with traps where control never falls through (after jumps, "
+     "returns, tail calls, and between functions)"},
 };
 static_assert(std::size(Table) == unsigned(Transformation::Count),
               "every transformation needs a row");

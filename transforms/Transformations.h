@@ -30,6 +30,7 @@ enum class Transformation : unsigned {
   Subst,
   Link,
   Offset,
+  Gaps,
   Count
 };
 

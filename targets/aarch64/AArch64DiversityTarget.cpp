@@ -86,13 +86,14 @@ struct NopTable {
         Paciasp(opcodeNamed(TII, Name, "PACIASP")),
         Pacibsp(opcodeNamed(TII, Name, "PACIBSP")),
         PauthPrologue(opcodeNamed(TII, Name, "PAUTH_PROLOGUE")),
+        Udf(opcodeNamed(TII, Name, "UDF")),
         ZeroRegisterForms{
             opcodeNamed(TII, Name, "ORRXrs"), opcodeNamed(TII, Name, "EORXrs"),
             opcodeNamed(TII, Name, "ANDXrs"), opcodeNamed(TII, Name, "ADDXrs")},
         XZR(registerNamed(*STI.getRegisterInfo(), Name, "xzr")) {}
 
   const TargetInstrInfo &TII;
-  unsigned Hint, Paciasp, Pacibsp, PauthPrologue;
+  unsigned Hint, Paciasp, Pacibsp, PauthPrologue, Udf;
   std::array<unsigned, 4> ZeroRegisterForms;
   MCRegister XZR;
 };
@@ -151,6 +152,12 @@ public:
             ELF::GNU_PROPERTY_AARCH64_FEATURE_1_BTI |
                 ELF::GNU_PROPERTY_AARCH64_FEATURE_1_PAC |
                 ELF::GNU_PROPERTY_AARCH64_FEATURE_1_GCS};
+  }
+
+  unsigned trapSize() const override { return 4; }
+  void appendTrap(MachineBasicBlock &MBB) const override {
+    const NopTable &T = Nops.get(MBB.getParent()->getSubtarget());
+    BuildMI(&MBB, DebugLoc(), T.TII.get(T.Udf)).addImm(0); // 00000000
   }
 
   std::unique_ptr<GadgetTarget>

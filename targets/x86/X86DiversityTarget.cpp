@@ -52,14 +52,14 @@ MCRegister registerNamed(const TargetRegisterInfo &TRI, StringRef Name) {
   return divcc::registerNamed(TRI, "x86", Name);
 }
 
-/// The opcodes and registers of the NOP forms and landing pads.
+/// The opcodes and registers of the NOP forms, landing pads and traps.
 struct NopTable {
   explicit NopTable(const TargetSubtargetInfo &STI)
       : TII(*STI.getInstrInfo()), Nop(opcodeNamed(TII, "NOOP")),
         Mov64rr(opcodeNamed(TII, "MOV64rr")),
         Lea64r(opcodeNamed(TII, "LEA64r")),
         Endbr64(opcodeNamed(TII, "ENDBR64")),
-        Endbr32(opcodeNamed(TII, "ENDBR32")) {
+        Endbr32(opcodeNamed(TII, "ENDBR32")), Int3(opcodeNamed(TII, "INT3")) {
     const TargetRegisterInfo &TRI = *STI.getRegisterInfo();
     RBP = registerNamed(TRI, "rbp");
     RSP = registerNamed(TRI, "rsp");
@@ -68,7 +68,7 @@ struct NopTable {
   }
 
   const TargetInstrInfo &TII;
-  unsigned Nop, Mov64rr, Lea64r, Endbr64, Endbr32;
+  unsigned Nop, Mov64rr, Lea64r, Endbr64, Endbr32, Int3;
   MCRegister RBP, RSP, RSI, RDI;
 };
 
@@ -133,6 +133,12 @@ public:
             ELF::GNU_PROPERTY_X86_FEATURE_1_AND,
             ELF::GNU_PROPERTY_X86_FEATURE_1_IBT |
                 ELF::GNU_PROPERTY_X86_FEATURE_1_SHSTK};
+  }
+
+  unsigned trapSize() const override { return 1; }
+  void appendTrap(MachineBasicBlock &MBB) const override {
+    const NopTable &T = Nops.get(MBB.getParent()->getSubtarget());
+    BuildMI(&MBB, DebugLoc(), T.TII.get(T.Int3));
   }
 
   std::unique_ptr<GadgetTarget>

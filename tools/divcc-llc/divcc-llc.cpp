@@ -146,6 +146,11 @@ static cl::opt<unsigned>
                       "(default 32)"),
              cl::value_desc("bytes"), cl::cat(Category));
 static cl::opt<unsigned>
+    GapMax("fdiversify-gap-max",
+           cl::desc("gaps: at most this much trap padding in one place, 0 to "
+                    "256 bytes (default 16)"),
+           cl::value_desc("bytes"), cl::cat(Category));
+static cl::opt<unsigned>
     GlobalPad("fdiversify-global-pad",
               cl::desc("globals: at most this much padding before each "
                        "variable, 0 to 4096 bytes (default 0)"),
@@ -314,15 +319,18 @@ static bool readDiversityOptions(DiversityOptions &Options) {
     }
   }
   Options.Regs.CalleeSaved = !NoRegsCalleeSaved;
-  for (auto [Opt, Field, Spelling] :
-       {std::tuple(&FramePad, &Options.Frames.MaxPad, "fdiversify-frame-pad"),
-        std::tuple(&GlobalPad, &Options.Globals.MaxPad,
-                   "fdiversify-global-pad")}) {
+  for (auto [Opt, Field, Spelling, Max] :
+       {std::tuple(&FramePad, &Options.Frames.MaxPad, "fdiversify-frame-pad",
+                   4096u),
+        std::tuple(&GlobalPad, &Options.Globals.MaxPad, "fdiversify-global-pad",
+                   4096u),
+        std::tuple(&GapMax, &Options.Gaps.MaxBytes, "fdiversify-gap-max",
+                   256u)}) {
     if (!Opt->getNumOccurrences())
       continue;
-    if (*Opt > 4096) {
+    if (*Opt > Max) {
       error("invalid value '" + Twine(unsigned(*Opt)) + "' in '-" + Spelling +
-            "=': expected a whole number from 0 to 4096");
+            "=': expected a whole number from 0 to " + Twine(Max));
       return false;
     }
     *Field = *Opt;

@@ -1,0 +1,71 @@
+"""For tests/lit/passes/gaps-*.mir: where divcc-gaps put its trap blocks.
+
+Usage: gap_blocks.py INPUT.mir OUTPUT.mir
+
+A gap is a block holding nothing but traps (INT3, UDF 0). Prints, for each
+gap in layout order, the block before it and that block's last opcode, the
+largest gap, and whether OUTPUT without its gaps is INPUT (both printed by
+divcc-llc: the pass must add blocks and change nothing else)."""
+import re
+import sys
+
+TRAPS = {"INT3", "UDF 0"}
+BLOCK = re.compile(r"^  bb\.(\d+)")
+
+
+def blocks(path):
+    """[(header, [lines])] of every block in the file, other lines as
+    blocks with a None header."""
+    out, current = [], (None, [])
+    for line in open(path).read().split("\n"):
+        if BLOCK.match(line):
+            out.append(current)
+            current = (line, [])
+        elif current[0] is not None and not line.startswith("  "):
+            out.append(current)
+            current = (None, [line])
+        else:
+            current[1].append(line)
+    out.append(current)
+    return out
+
+
+def normalized(block):
+    """The block without the lines the MIR printer adds or leaves out
+    depending on the next block: blank lines, an empty successor list."""
+    header, lines = block
+    return header, [l for l in lines
+                    if l.strip() and l.strip() != "successors:"]
+
+
+def instructions(lines):
+    return [l.strip() for l in lines
+            if l.startswith("    ") and l.strip()
+            and not l.strip().startswith(("successors:", "liveins:", ";"))]
+
+
+def opcode(instruction):
+    for token in instruction.replace(",", " ").split():
+        if re.match(r"^[A-Z][A-Za-z0-9_]*$", token):
+            return token
+    return "?"
+
+
+if len(sys.argv) != 3:
+    sys.exit(__doc__)
+before, after = blocks(sys.argv[1]), blocks(sys.argv[2])
+kept, largest, previous = [], 0, None
+for header, lines in after:
+    body = instructions(lines)
+    if header is not None and body and all(i in TRAPS for i in body):
+        name = BLOCK.match(previous[0]).group(0).strip() if previous else "?"
+        last = instructions(previous[1])[-1] if previous else "?"
+        print(f"gap after {name}: {opcode(last)}")
+        largest = max(largest, len(body))
+        continue
+    kept.append((header, lines))
+    if header is not None:
+        previous = (header, lines)
+print(f"largest gap: {largest} traps")
+print("rest unchanged:", "yes" if list(map(normalized, kept)) ==
+      list(map(normalized, before)) else "no")

@@ -1,0 +1,126 @@
+//===- TrapGaps.cpp - Trap padding where control never falls through ------===//
+//
+// After each block that control cannot fall out of (it ends with an
+// unconditional branch, a return, a tail call or a call that does not
+// return, or it is the function's last block), insert a gap of 0 to N bytes
+// (-fdiversify-gap-max) of trap instructions, N rounded down to whole
+// traps. Everything after the gap moves, and since no path runs through it,
+// it moves for free: no instruction is added to any execution.
+//
+//     before:              after (one draw):
+//       jmp .LBB0_3          jmp .LBB0_3
+//     .LBB0_2:             # gap, 3 bytes
+//       mov %eax,%ecx        int3; int3; int3
+//       ...                .LBB0_2:
+//                            mov %eax,%ecx
+//
+// The gap after a function's last block is the one before the next
+// function: function alignment rounds it, function shuffling (funcs) moves
+// whole functions anyway.
+//
+// Invariants:
+//   - a gap is its own block, with no predecessor and no successor, holding
+//     only traps (int3, udf #0): the blocks and instructions of the function
+//     are unchanged, so are jump tables, landing pads, call sites and CFI;
+//     a jump to a block lands on its label, after the gap, and a hot loop's
+//     alignment applies after it too;
+//   - a gap follows only a block that cannot fall through
+//     (MachineBasicBlock::canFallThrough), so no path executes a trap; if
+//     one ever does (a call that was declared noreturn returns), the
+//     program stops rather than running whatever follows;
+//   - NOPs go in first (this pass runs after NOP insertion) and never in a
+//     gap; each function draws from its own stream, one draw per gap in
+//     layout order, and -g changes no block, so no draw;
+//   - functions that must keep their exact code (mustKeepExactCode) and
+//     functions that -fdiversify-skip/-only turn off are left alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "random/RandomStream.h"
+#include "targets/DiversityTarget.h"
+#include "transforms/DiversityOptions.h"
+#include "transforms/Passes.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/CodeGen/MachineFunctionPass.h"
+#include "llvm/IR/Function.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "divcc-gaps"
+STATISTIC(NumGaps, "Places where control never falls through");
+STATISTIC(NumTrapBytes, "Bytes of trap padding inserted");
+
+namespace divcc {
+namespace {
+
+class TrapGaps : public MachineFunctionPass {
+public:
+  static char ID;
+  TrapGaps(const GapOptions &Options, StreamSource Streams)
+      : MachineFunctionPass(ID), Options(Options), Streams(std::move(Streams)) {
+  }
+
+  StringRef getPassName() const override { return "divcc trap gaps"; }
+  MachineFunctionProperties getRequiredProperties() const override {
+    return MachineFunctionProperties().set(
+        MachineFunctionProperties::Property::NoVRegs);
+  }
+
+  bool runOnMachineFunction(MachineFunction &MF) override;
+
+private:
+  const GapOptions &Options;
+  StreamSource Streams;
+  std::unique_ptr<DiversityTarget> Target;
+};
+
+char TrapGaps::ID = 0;
+
+bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
+  const Function &F = MF.getFunction();
+  if (mustKeepExactCode(F))
+    return false;
+  if (!Target)
+    Target = createDiversityTarget(MF.getTarget().getTargetTriple());
+  if (!Target)
+    return false;
+  unsigned MaxTraps = Options.MaxBytes / Target->trapSize();
+  if (MaxTraps == 0)
+    return false;
+  std::unique_ptr<RandomStream> Random =
+      Streams.forFunction(Transformation::Gaps, F.getName());
+  if (!Random)
+    return false;
+
+  // Decided on the blocks as LLVM laid them out, before any gap is added.
+  SmallVector<MachineBasicBlock *, 32> Places;
+  for (MachineBasicBlock &MBB : MF)
+    if (!MBB.canFallThrough())
+      Places.push_back(&MBB);
+
+  bool Changed = false;
+  for (MachineBasicBlock *MBB : Places) {
+    ++NumGaps;
+    uint64_t Traps = Random->below(MaxTraps + 1);
+    if (Traps == 0)
+      continue;
+    MachineBasicBlock *Gap = MF.CreateMachineBasicBlock();
+    MF.insert(std::next(MBB->getIterator()), Gap);
+    for (uint64_t I = 0; I < Traps; ++I)
+      Target->appendTrap(*Gap);
+    NumTrapBytes += Traps * Target->trapSize();
+    Changed = true;
+  }
+  return Changed;
+}
+
+} // namespace
+
+FunctionPass *createTrapGapPass(const GapOptions &Options,
+                                StreamSource Streams) {
+  return new TrapGaps(Options, std::move(Streams));
+}
+
+} // namespace divcc
