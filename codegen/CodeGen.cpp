@@ -167,7 +167,7 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
                            createRegisterHintPass(Options.Regs, *Streams));
   if (T.has(Transformation::Blocks))
     PassConfig->insertPass(&MachineBlockPlacementID,
-                           createBlockShufflePass(*Streams));
+                           createBlockShufflePass(Options.Blocks, *Streams));
 
   // Machine transformations on final code: right before the assembly
   // printer, or, on targets whose last machine passes measure code size

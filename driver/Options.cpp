@@ -253,6 +253,19 @@ const OptionInfo Options[] = {
        S.Result.Cfg.Diversity.Regs.CalleeSaved = false;
        return Error::success();
      }},
+    {"-fdiversify-blocks=", "MODE",
+     "Block shuffling: 'chains' (move only blocks no fall-through joins: no "
+     "jump added, the default) or 'all' (every block; broken fall-throughs "
+     "become jumps)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       if (V == "chains")
+         S.Result.Cfg.Diversity.Blocks = BlockShuffleMode::Chains;
+       else if (V == "all")
+         S.Result.Cfg.Diversity.Blocks = BlockShuffleMode::All;
+       else
+         return invalidValue(Spelling, V, "expected 'chains' or 'all'");
+       return Error::success();
+     }},
     {"-fdiversify-sched=", "MODE",
      "Schedule randomization: 'jitter' (break the scheduler's ties at "
      "random, the default) or 'random' (any ready instruction)",

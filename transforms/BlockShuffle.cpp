@@ -1,10 +1,20 @@
 //===- BlockShuffle.cpp - Shuffle the basic blocks of each function -------===//
 //
 // Right after LLVM's block placement, permute the order of each function's
-// basic blocks. Every block after the entry moves to a random offset inside
-// the function, and the branches between blocks change with it: a
-// fall-through that the new order breaks becomes a jump, a jump to what is
-// now the next block becomes a fall-through.
+// basic blocks, in one of two modes (-fdiversify-blocks=):
+//
+//   all     Every block after the entry moves to a random offset inside the
+//           function, and the branches between blocks change with it: a
+//           fall-through that the new order breaks becomes a jump, a jump to
+//           what is now the next block becomes a fall-through.
+//   chains  (the default) Only runs of blocks that no fall-through joins
+//           move: each run ends in a block control cannot fall out of (a
+//           jump, a return, a tail call), and no fall-through is broken, so
+//           no jump is added. Code after the entry's run still moves, for
+//           no instruction executed (a jump that now targets the next block
+//           even disappears).
+//
+// Mode all:
 //
 //     before (clang):              after (one draw):
 //     f:                           f:
@@ -24,15 +34,19 @@
 // How: record each block's layout successor, cut the layout into chains,
 // shuffle every chain but the entry's, splice the blocks into the new order,
 // and let MachineBasicBlock::updateTerminator rewrite the branches of each
-// block whose layout successor changed. A chain is a single block, except
-// that a block whose branches the target cannot analyze (on x86, two
-// conditional jumps to different blocks) and that may fall through stays
-// glued to its layout successor: its fall-through cannot be replaced by a
-// jump we could not reason about. (asm goto is no such block in LLVM 19:
-// INLINEASM_BR is not a terminator, and its block falls through like any.)
+// block whose layout successor changed. In mode chains, a block that may
+// fall through is glued to its layout successor. In mode all, a chain is a
+// single block, except that a block whose branches the target cannot
+// analyze (on x86, two conditional jumps to different blocks) and that may
+// fall through stays glued to its layout successor: its fall-through cannot
+// be replaced by a jump we could not reason about. (asm goto is no such
+// block in LLVM 19: INLINEASM_BR is not a terminator, and its block falls
+// through like any.)
 //
-// Cost: block placement's fall-throughs become jumps (about 16% more text
-// on the corpus at -O2) and hot loops may be split across the function.
+// Cost: in mode all, block placement's fall-throughs become jumps (about
+// 16% more text on the corpus at -O2) and hot loops may be split across the
+// function. In mode chains, no instruction is added; the runs of a loop may
+// still be placed apart, and cold runs between hot ones.
 //
 // Invariants:
 //   - The control-flow graph is unchanged (same successors, same
@@ -76,8 +90,8 @@ namespace {
 class BlockShuffle : public MachineFunctionPass {
 public:
   static char ID;
-  explicit BlockShuffle(StreamSource Streams)
-      : MachineFunctionPass(ID), Streams(std::move(Streams)) {}
+  BlockShuffle(BlockShuffleMode Mode, StreamSource Streams)
+      : MachineFunctionPass(ID), Mode(Mode), Streams(std::move(Streams)) {}
 
   StringRef getPassName() const override { return "divcc block shuffle"; }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
@@ -93,6 +107,7 @@ public:
   bool runOnMachineFunction(MachineFunction &MF) override;
 
 private:
+  BlockShuffleMode Mode;
   StreamSource Streams;
 };
 
@@ -131,7 +146,10 @@ bool BlockShuffle::runOnMachineFunction(MachineFunction &MF) {
     if (!GluedToPrevious)
       ChainStart.push_back(Layout.size());
     Layout.push_back({&MBB, Next, Analyzable});
-    GluedToPrevious = Next && !Analyzable && mayFallThrough(MBB);
+    bool Glued = Mode == BlockShuffleMode::Chains
+                     ? MBB.canFallThrough()
+                     : !Analyzable && mayFallThrough(MBB);
+    GluedToPrevious = Next && Glued;
     if (GluedToPrevious)
       ++NumGlued;
   }
@@ -175,8 +193,9 @@ bool BlockShuffle::runOnMachineFunction(MachineFunction &MF) {
 
 } // namespace
 
-FunctionPass *createBlockShufflePass(StreamSource Streams) {
-  return new BlockShuffle(std::move(Streams));
+FunctionPass *createBlockShufflePass(BlockShuffleMode Mode,
+                                     StreamSource Streams) {
+  return new BlockShuffle(Mode, std::move(Streams));
 }
 
 } // namespace divcc

@@ -43,6 +43,11 @@ struct GapOptions {
   unsigned MaxBytes = 16;
 };
 
+/// blocks: -fdiversify-blocks=chains|all. Chains moves only what no
+/// fall-through joins, so that no jump is added; all moves every block and
+/// turns the fall-throughs it breaks into jumps.
+enum class BlockShuffleMode { Chains, All };
+
 /// sched: -fdiversify-sched=jitter|random.
 enum class ScheduleMode { Jitter, Random };
 
@@ -73,6 +78,7 @@ struct DiversityOptions {
   NopOptions Nops;
   GapOptions Gaps;
   ScheduleMode Sched = ScheduleMode::Jitter;
+  BlockShuffleMode Blocks = BlockShuffleMode::Chains;
   RegisterHintOptions Regs;
   FrameOptions Frames;
   GlobalOptions Globals;

@@ -96,7 +96,7 @@ PassInstance createRegisteredPass(const RegisteredPass &Entry,
     Result.P = createRegisterHintPass(Options.Regs, std::move(Streams));
     break;
   case Transformation::Blocks:
-    Result.P = createBlockShufflePass(std::move(Streams));
+    Result.P = createBlockShufflePass(Options.Blocks, std::move(Streams));
     break;
   case Transformation::Subst:
     Result.P = createInstructionSubstitutionPass(std::move(Streams));

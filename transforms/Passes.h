@@ -46,7 +46,8 @@ llvm::FunctionPass *createRegisterHintPass(const RegisterHintOptions &Options,
                                            StreamSource Streams);
 
 /// Machine pass right after block placement: shuffles basic blocks.
-llvm::FunctionPass *createBlockShufflePass(StreamSource Streams);
+llvm::FunctionPass *createBlockShufflePass(BlockShuffleMode Mode,
+                                           StreamSource Streams);
 
 /// Late machine pass (before NOP insertion): equivalent instructions.
 llvm::FunctionPass *createInstructionSubstitutionPass(StreamSource Streams);

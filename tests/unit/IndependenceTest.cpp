@@ -70,8 +70,9 @@ namespace {
 // Something for every transformation: nine functions and seven global
 // variables to shuffle (in .bss, .data and .rodata); loops and calls; a
 // function of many independent operations (scheduling ties, register
-// choices); a branchy function (blocks); stack buffers (frames); copies,
-// additions of constants and zeroings (substitutions).
+// choices); a branchy function with many returns (blocks, gaps); stack
+// buffers (frames); copies, additions of constants and zeroings
+// (substitutions).
 const char ModuleIR[] = R"IR(
 source_filename = "independence.c"
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
@@ -133,27 +134,31 @@ entry:
   br i1 %neg, label %negative, label %nonneg
 negative:
   %c0 = call i32 @mix(i32 %x, i32 1, i32 2, i32 3)
-  br label %done
+  ret i32 %c0
 nonneg:
   %big = icmp sgt i32 %x, 1000
   br i1 %big, label %large, label %small
 large:
   %l = sdiv i32 %x, 7
   store i32 %l, ptr @counter, align 4
-  br label %done
+  ret i32 %l
 small:
   %low = and i32 %x, 1
   %odd = icmp ne i32 %low, 0
   br i1 %odd, label %oddb, label %evenb
 oddb:
   %o = call i32 @sum_table(i32 %x)
-  br label %done
+  %o2 = add i32 %o, 5
+  ret i32 %o2
 evenb:
+  %mid = icmp sgt i32 %x, 100
+  br i1 %mid, label %evenbig, label %evensmall
+evenbig:
   %e = mul i32 %x, %x
-  br label %done
-done:
-  %r = phi i32 [ %c0, %negative ], [ %l, %large ], [ %o, %oddb ], [ %e, %evenb ]
-  ret i32 %r
+  ret i32 %e
+evensmall:
+  %es = call i32 @mix(i32 %x, i32 %x, i32 5, i32 9)
+  ret i32 %es
 }
 
 define i64 @record(i64 %v) {
@@ -611,7 +616,7 @@ TEST_P(IndependenceOfCodeTest, CodeIsDecidedByTheTransformationAlone) {
 
 INSTANTIATE_TEST_SUITE_P(Independence, IndependenceOfCodeTest,
                          ::testing::Values("sched", "regs", "frames", "blocks",
-                                           "subst"),
+                                           "subst", "gaps"),
                          [](const auto &Info) {
                            return std::string(Info.param);
                          });

@@ -134,6 +134,9 @@ static cl::opt<bool> NopsInLoops(
              "decide"),
     cl::cat(Category));
 static cl::opt<std::string>
+    BlocksMode("fdiversify-blocks", cl::desc("blocks: chains (default) or all"),
+               cl::value_desc("mode"), cl::cat(Category));
+static cl::opt<std::string>
     SchedMode("fdiversify-sched",
               cl::desc("sched: jitter (default) or random"),
               cl::value_desc("mode"), cl::cat(Category));
@@ -256,6 +259,26 @@ static bool parseFilter(StringRef Spelling, StringRef Value, bool IsOnly,
 
 /// Every option of the transformations, into \p Options. False after an
 /// error (printed).
+/// Sets \p Field to the mode \p Opt names, if given, one of \p Modes.
+template <typename ModeT>
+static bool parseMode(const cl::opt<std::string> &Opt, StringRef Spelling,
+                      std::initializer_list<std::pair<StringRef, ModeT>> Modes,
+                      ModeT &Field) {
+  if (!Opt.getNumOccurrences())
+    return true;
+  std::string Known;
+  for (auto [Name, Mode] : Modes) {
+    if (Opt == Name) {
+      Field = Mode;
+      return true;
+    }
+    Known += (Known.empty() ? "" : " or ") + Name.str();
+  }
+  error("invalid value '" + Opt + "' in '-" + Spelling + "=': expected " +
+        Known);
+  return false;
+}
+
 static bool readDiversityOptions(DiversityOptions &Options) {
   Options.Transformations = TransformationSet();
   if (Diversify.getNumOccurrences()) {
@@ -307,17 +330,15 @@ static bool readDiversityOptions(DiversityOptions &Options) {
     Options.Nops.MaxRun = NopMax;
   }
   Options.Nops.InLoops = NopsInLoops;
-  if (SchedMode.getNumOccurrences()) {
-    if (SchedMode == "random")
-      Options.Sched = ScheduleMode::Random;
-    else if (SchedMode == "jitter")
-      Options.Sched = ScheduleMode::Jitter;
-    else {
-      error("invalid value '" + SchedMode +
-            "' in '-fdiversify-sched=': expected jitter or random");
-      return false;
-    }
-  }
+  if (!parseMode(
+          SchedMode, "fdiversify-sched",
+          {{"jitter", ScheduleMode::Jitter}, {"random", ScheduleMode::Random}},
+          Options.Sched) ||
+      !parseMode(BlocksMode, "fdiversify-blocks",
+                 {{"chains", BlockShuffleMode::Chains},
+                  {"all", BlockShuffleMode::All}},
+                 Options.Blocks))
+    return false;
   Options.Regs.CalleeSaved = !NoRegsCalleeSaved;
   for (auto [Opt, Field, Spelling, Max] :
        {std::tuple(&FramePad, &Options.Frames.MaxPad, "fdiversify-frame-pad",

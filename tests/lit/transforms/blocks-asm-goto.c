@@ -4,16 +4,16 @@
 // program behaves as clang's build.
 // RUN: %clang -O2 %s -o %t.clang.exe
 // RUN: %t.clang.exe > %t.clang.out
-// RUN: %divcc -O2 -fdiversify=blocks -frandom-seed=1 -mllvm -verify-machineinstrs %s -o %t.1.exe
-// RUN: %divcc -O2 -fdiversify=blocks -frandom-seed=2 -mllvm -verify-machineinstrs %s -o %t.2.exe
-// RUN: %divcc -O2 -fdiversify=blocks -frandom-seed=3 -mllvm -verify-machineinstrs %s -o %t.3.exe
+// RUN: %divcc -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=1 -mllvm -verify-machineinstrs %s -o %t.1.exe
+// RUN: %divcc -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=2 -mllvm -verify-machineinstrs %s -o %t.2.exe
+// RUN: %divcc -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=3 -mllvm -verify-machineinstrs %s -o %t.3.exe
 // RUN: %t.1.exe | diff %t.clang.out -
 // RUN: %t.2.exe | diff %t.clang.out -
 // RUN: %t.3.exe | diff %t.clang.out -
 //
 // With seed 1 the block after the first asm goto moved away: a jump to it
 // replaces the fall-through, right after the inline assembly.
-// RUN: %divcc -S -O2 -fdiversify=blocks -frandom-seed=1 %s -o - | %FileCheck %s
+// RUN: %divcc -S -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=1 %s -o - | %FileCheck %s
 
 // CHECK-LABEL: classify:
 // CHECK: #APP

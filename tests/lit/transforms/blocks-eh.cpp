@@ -4,10 +4,10 @@
 // that LLVM's CFI inserter restores at the start of those blocks.
 // RUN: %clang --driver-mode=g++ -O2 %s -o %t.clang.exe
 // RUN: %t.clang.exe > %t.clang.out
-// RUN: %divxx -O2 -fdiversify=blocks -frandom-seed=1 -mllvm -verify-machineinstrs %s -o %t.1.exe
-// RUN: %divxx -O2 -fdiversify=blocks -frandom-seed=2 %s -o %t.2.exe
-// RUN: %divxx -O2 -fdiversify=blocks -frandom-seed=3 %s -o %t.3.exe
-// RUN: %divxx -O2 -fdiversify=blocks -frandom-seed=4 %s -o %t.4.exe
+// RUN: %divxx -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=1 -mllvm -verify-machineinstrs %s -o %t.1.exe
+// RUN: %divxx -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=2 %s -o %t.2.exe
+// RUN: %divxx -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=3 %s -o %t.3.exe
+// RUN: %divxx -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=4 %s -o %t.4.exe
 // RUN: %t.1.exe | diff %t.clang.out -
 // RUN: %t.2.exe | diff %t.clang.out -
 // RUN: %t.3.exe | diff %t.clang.out -
@@ -15,7 +15,7 @@
 //
 // With seed 1, a call that throws follows an epilogue of `through`, in a
 // block whose frame the inserted CFI describes again.
-// RUN: %divxx -S -O2 -fdiversify=blocks -frandom-seed=1 %s -o %t.1.s
+// RUN: %divxx -S -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=1 %s -o %t.1.s
 // RUN: %FileCheck %s < %t.1.s
 
 // CHECK-LABEL: _Z7throughii:

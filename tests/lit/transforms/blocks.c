@@ -1,7 +1,7 @@
 // Block shuffling permutes the basic blocks of each function; the entry
 // block stays first and the program behaves as clang's build.
-// RUN: %divcc -S -O2 -fdiversify=blocks -frandom-seed=one %s -o %t.one.s
-// RUN: %divcc -S -O2 -fdiversify=blocks -frandom-seed=two %s -o %t.two.s
+// RUN: %divcc -S -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=one %s -o %t.one.s
+// RUN: %divcc -S -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=two %s -o %t.two.s
 // RUN: %not diff -q %t.one.s %t.two.s
 //
 // Each arm of pick stores its own constant: their order in the text is the
@@ -23,9 +23,9 @@
 // RUN: %FileCheck --check-prefix=ENTRY %s < %t.two.s
 //
 // The same seed gives the same code; the machine verifier accepts it.
-// RUN: %divcc -S -O2 -fdiversify=blocks -frandom-seed=one %s -o %t.again.s
+// RUN: %divcc -S -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=one %s -o %t.again.s
 // RUN: diff %t.one.s %t.again.s
-// RUN: %divcc -S -O2 -fdiversify=blocks -frandom-seed=one -mllvm -verify-machineinstrs %s -o %t.verified.s
+// RUN: %divcc -S -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=one -mllvm -verify-machineinstrs %s -o %t.verified.s
 // RUN: diff %t.one.s %t.verified.s
 //
 // Off when not listed: exactly clang's code.
@@ -34,8 +34,8 @@
 //
 // The shuffled programs compute what clang's computes.
 // RUN: %clang -O2 %s -o %t.clang.exe
-// RUN: %divcc -O2 -fdiversify=blocks -frandom-seed=one %s -o %t.one.exe
-// RUN: %divcc -O2 -fdiversify=blocks -frandom-seed=two %s -o %t.two.exe
+// RUN: %divcc -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=one %s -o %t.one.exe
+// RUN: %divcc -O2 -fdiversify=blocks -fdiversify-blocks=all -frandom-seed=two %s -o %t.two.exe
 // RUN: %t.clang.exe > %t.clang.out
 // RUN: %t.one.exe | diff %t.clang.out -
 // RUN: %t.two.exe | diff %t.clang.out -
