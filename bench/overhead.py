@@ -28,11 +28,49 @@ clang-19 -fprofile-instr-generate build.
 -flto=MODE -fuse-ld=lld: divcc's overhead under LTO, against clang-19's LTO
 build.
 
---instructions counts, instead of timing, the instructions each build
-executes on the benchmark (valgrind --tool=callgrind, one run per build,
-the input rounds once): exact and repeatable whatever else the machine is
-doing. Each configuration is reported as the mean over its variants and
-its worst variant.
+--instructions counts, instead of timing, what each build executes on the
+benchmark under cachegrind (valgrind --tool=cachegrind
+--trace-children=yes, one run per build, the input rounds once): exact and
+repeatable whatever else the machine is doing. The count is the "I refs"
+line of cachegrind's summary on stderr, summed over the benchmark's
+processes. Each configuration is reported relative to clang-19 as the mean
+over its variants, its worst and its best variant, and the standard
+deviation over its variants (with two or more); the closing row is the
+geometric mean over the benchmarks of the means, of the worst and of the
+best variants (no standard deviation). --seeds sets the number of
+variants, up to 12 (more variants show the spread better; every variant is
+one more build and one more run).
+
+--misses (with --instructions) also runs cachegrind's cache and branch
+simulators (--cache-sim=yes --branch-sim=yes; without --misses both are
+off: lz4's run takes 2 s instead of 6) and adds a table of four counts,
+relative to clang-19, mean and worst variant per configuration: I1 misses
+(I1mr), D1 misses (D1mr + D1mw), last-level misses (LLi + LLd: the LL
+cache cachegrind simulates is this machine's last-level cache, so on a
+large one these are mostly first touches) and mispredicted branches
+(Bcm + Bim), each summed over the benchmark's processes. The simulated
+caches are modelled on this machine's: the counts compare builds with each
+other, not machines.
+
+--survival adds a "Security and size" table. For each divcc
+configuration, `divtool audit --json` compares its variant 0 with its
+other variants (with --seeds 2 or more) and the clang-19 build with all
+its variants; the table gives per configuration and benchmark:
+  survival between variants     mean and max over variants 1.. of the share
+                                of variant 0's gadgets found at the same
+                                address with the same bytes
+  survival vs clang-19          the max over the variants of the share of
+                                the clang-19 build's gadgets that survive
+  relative survival             mean and max over variants 1.. of the share
+                                of variant 0's gadgets in functions found
+                                at the same offset in the function of the
+                                same name (empty for stripped programs)
+  .text / clang-19              the size of the program's .text section
+                                (llvm-size -A), mean over the variants,
+                                divided by the clang-19 build's
+Survival is in percent; the closing row per configuration is the mean over
+the benchmarks of the means, the max of the maxima and the geometric mean
+of the size ratios.
 
 Compile time: each project's build is timed for clang-19, divcc
 -fno-diversify and divcc -fdiversify: CPU time of every process the build
@@ -44,9 +82,13 @@ builds each, the compilers taking turns.
   python3 bench/overhead.py --each           # and each transformation alone
   python3 bench/overhead.py --compile-time-only
   python3 bench/overhead.py --markdown docs/performance.md
+  # the trade-off of candidate sets: instructions, misses, survival, size
+  python3 bench/overhead.py --instructions --misses --survival --seeds 5 \\
+      --no-compile-time --config 'nonops=-fdiversify=funcs,sched,globals,offset,gaps'
 """
 
 import argparse
+import json
 import math
 import os
 import random
@@ -66,8 +108,10 @@ from divtest.tools import TRANSFORMATIONS
 
 PROFDATA = "/usr/lib/llvm-19/bin/llvm-profdata"
 # Fixed variants, so that a run repeats; several, because code layout
-# alone moves a program's speed by a few percent either way.
-SEEDS = [f"-frandom-seed=overhead-{i}" for i in range(1, 4)]
+# alone moves a program's speed by a few percent either way. (The first
+# three were once all there were: results with --seeds 3 or fewer repeat.)
+SEEDS = [f"-frandom-seed=overhead-{i}" for i in range(1, 13)]
+LLVM_SIZE = Path(tools.CLANG).parent / "llvm-size"
 
 
 def make_input(path, size, kind):
@@ -162,22 +206,77 @@ def run_timed(cmd, stdin, cwd):
     return usage.ru_utime + usage.ru_stime
 
 
-def run_counted(cmd, stdin, cwd):
-    """Instructions cmd executes (callgrind's total; children included)."""
+# The lines of cachegrind's summary on stderr ("==PID== I1  misses:  1,091"),
+# one summary per process, and the counts they give (the first number of a
+# line: D1 misses are D1mr + D1mw, Mispredicts Bcm + Bim).
+CACHEGRIND_LINE = re.compile(
+    r"^==\d+==\s+(I\s+refs|I1\s+misses|LLi\s+misses|D1\s+misses|LLd\s+misses|Mispredicts):"
+    r"\s+([\d,]+)", re.M)
+MISS_COUNTS = {"I1 misses": ["I1 misses"], "D1 misses": ["D1 misses"],
+               "LL misses": ["LLi misses", "LLd misses"], "mispredicts": ["Mispredicts"]}
+
+
+def run_cachegrind(cmd, stdin, cwd, misses=False):
+    """What cmd executes under cachegrind, its children included:
+    {"instructions": n}, and with misses the MISS_COUNTS too."""
+    sim = "yes" if misses else "no"  # valgrind < 3.21 simulates caches by default
     fin = open(stdin, "rb") if stdin else subprocess.DEVNULL
     try:
-        p = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
-                            "--callgrind-out-file=/dev/null"] + list(cmd),
-                           cwd=cwd, stdin=fin, stdout=subprocess.DEVNULL,
+        p = subprocess.run(["valgrind", "--tool=cachegrind", "--cachegrind-out-file=/dev/null",
+                            "--trace-children=yes", f"--cache-sim={sim}", f"--branch-sim={sim}"]
+                           + list(cmd), cwd=cwd, stdin=fin, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE)
     finally:
         if stdin:
             fin.close()
     err = p.stderr.decode(errors="replace")
-    counts = [int(m.replace(",", "")) for m in re.findall(r"Collected : ([\d,]+)", err)]
-    if p.returncode != 0 or not counts:
-        raise RuntimeError(f"callgrind {shlex.join(cmd)} failed ({p.returncode}): {err[-300:]}")
-    return sum(counts)
+    lines = {}
+    for key, value in CACHEGRIND_LINE.findall(err):
+        lines.setdefault(" ".join(key.split()), []).append(int(value.replace(",", "")))
+    processes = len(lines.get("I refs", []))
+    wanted = [k for ks in MISS_COUNTS.values() for k in ks] if misses else []
+    if p.returncode != 0 or not processes or \
+            any(len(lines.get(k, [])) != processes for k in wanted):
+        raise RuntimeError(f"cachegrind {shlex.join(cmd)} failed ({p.returncode}): {err[-300:]}")
+    counts = {"instructions": sum(lines["I refs"])}
+    if misses:
+        for name, keys in MISS_COUNTS.items():
+            counts[name] = sum(sum(lines[k]) for k in keys)
+    return counts
+
+
+def text_size(program):
+    """Bytes of the .text section of program."""
+    size = str(LLVM_SIZE) if LLVM_SIZE.exists() else "llvm-size-19"
+    out = subprocess.run([size, "-A", str(program)], check=True, capture_output=True,
+                         text=True).stdout
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) >= 2 and fields[0] == ".text":
+            return int(fields[1])
+    raise RuntimeError(f"{program}: no .text section")
+
+
+def audit(base, variants):
+    """[(survival, relative survival or None)] of each of variants against
+    base (fractions), from divtool audit --json; stripped programs are
+    audited with --no-functions and have no relative survival."""
+    cmd = [tools.divtool_path(), "audit", "--json", "--no-progress"]
+    paths = [str(base)] + [str(v) for v in variants]
+    p = subprocess.run(cmd + paths, capture_output=True, text=True)
+    functions = True
+    if p.returncode == 1 and "stripped" in p.stderr:
+        functions = False
+        p = subprocess.run(cmd + ["--no-functions"] + paths, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"divtool audit {shlex.join(paths)} failed ({p.returncode}): "
+                           f"{p.stderr[-300:]}")
+    reports = json.loads(p.stdout)["variants"]
+    if [r["path"] for r in reports] != paths[1:]:
+        raise RuntimeError(f"divtool audit {shlex.join(paths)}: unexpected variants in its report")
+    return [(r["survival"],
+             r.get("relative_survival") if functions and r.get("gadgets_in_functions") else None)
+            for r in reports]
 
 
 def configurations(each, extra, lto=None):
@@ -314,38 +413,104 @@ def ratio_fmt(x):
     return "" if x is None or x != x else f"{x:.3f}"
 
 
-def count_instructions(bench, builds, data, work):
-    """{build: instructions of one run of the benchmark}."""
+def count_instructions(bench, builds, data, work, misses=False):
+    """{build: run_cachegrind's counts of one run of the benchmark}."""
     counts = {}
     for n, program in builds.items():
         shutil.rmtree(data / "leveldb-db", ignore_errors=True)
-        counts[n] = run_counted(bench.command(program, data), bench.stdin, work)
-        log(f"{bench.name}: {n[0]} variant {n[1]}: {counts[n]:,} instructions")
+        started = time.time()
+        counts[n] = run_cachegrind(bench.command(program, data), bench.stdin, work, misses)
+        log(f"{bench.name}: {n[0]} variant {n[1]}: {counts[n]['instructions']:,} instructions" +
+            "".join(f", {counts[n][k]:,} {k}" for k in MISS_COUNTS if k in counts[n]) +
+            f" ({time.time() - started:.0f} s)")
     return counts
 
 
-def instruction_row(counts):
-    """Each configuration's mean and worst variant, relative to clang-19."""
-    base = counts[("clang-19", 0)]
-    row = {"clang-19 instructions": base}
-    for cname in dict.fromkeys(c for c, _ in counts):
-        if cname == "clang-19":
-            continue
-        ratios = [v / base for (c, _), v in counts.items() if c == cname]
-        row[cname] = statistics.mean(ratios)
-        row[cname + " worst"] = max(ratios)
-    return row
+def variant_ratios(counts, key):
+    """{configuration: [count of each variant / clang-19's]} for one count
+    (None where clang-19's is 0)."""
+    base = counts[("clang-19", 0)][key]
+    ratios = {}
+    for (cname, _), c in counts.items():
+        if cname != "clang-19":
+            ratios.setdefault(cname, []).append(c[key] / base if base else None)
+    return ratios
+
+
+def instruction_rows(counts):
+    """{configuration: {mean, worst, best, stdev}} of the instructions
+    relative to clang-19 (stdev only with 2 variants or more)."""
+    rows = {}
+    for cname, ratios in variant_ratios(counts, "instructions").items():
+        rows[cname] = {"mean": statistics.mean(ratios), "worst": max(ratios),
+                       "best": min(ratios),
+                       "stdev": statistics.stdev(ratios) if len(ratios) > 1 else None}
+    return rows
+
+
+def miss_rows(counts):
+    """{configuration: {COUNT mean, COUNT worst}} relative to clang-19, for
+    each of MISS_COUNTS."""
+    rows = {}
+    for name in MISS_COUNTS:
+        for cname, ratios in variant_ratios(counts, name).items():
+            known = [r for r in ratios if r is not None]
+            rows.setdefault(cname, {}).update(
+                {f"{name} mean": statistics.mean(known) if known else None,
+                 f"{name} worst": max(known) if known else None})
+    return rows
+
+
+def security_rows(bench, builds):
+    """{configuration: survival and size} of each divcc configuration
+    (see the module's documentation), and the clang-19 build's .text bytes."""
+    base = builds[("clang-19", 0)]
+    base_text = text_size(base)
+    variants = {}
+    for (cname, _), program in builds.items():
+        if cname != "clang-19":
+            variants.setdefault(cname, []).append(program)
+    rows = {}
+    for cname, programs in variants.items():
+        log(f"{bench.name}: auditing {cname} ({len(programs)} variant"
+            f"{'s' if len(programs) > 1 else ''})")
+        vs_clang = audit(base, programs)
+        between = audit(programs[0], programs[1:]) if len(programs) > 1 else []
+        surv = [s for s, _ in between]
+        rel = [r for _, r in between if r is not None]
+        rows[cname] = {
+            "between mean": statistics.mean(surv) if surv else None,
+            "between max": max(surv) if surv else None,
+            "clang max": max(s for s, _ in vs_clang),
+            "relative mean": statistics.mean(rel) if rel else None,
+            "relative max": max(rel) if rel else None,
+            "text": statistics.mean(text_size(p) / base_text for p in programs)}
+        log(f"{bench.name}: {cname}: " + ", ".join(
+            f"{k} {v:.4f}" for k, v in rows[cname].items() if v is not None))
+    return rows, base_text
 
 
 def measure_runtime(bench, args, seeds, extra, data, work):
-    """One benchmark's row of the runtime table."""
+    """One benchmark's results: {"runtime": its row of the timing table} or,
+    with --instructions, {"instructions": {configuration: ...}, "baseline":
+    clang-19's counts} and with --misses {"misses": ...}; with --survival
+    also {"security": {configuration: ...}, "text": clang-19's .text bytes}."""
     builds = build_all(bench, configurations(args.each, extra, args.lto), seeds, work)
+    result = {}
+    if args.survival:
+        result["security"], result["text"] = security_rows(bench, builds)
     if args.instructions:
-        log(f"{bench.name}: counting instructions of {len(builds)} builds")
-        row = instruction_row(count_instructions(bench, builds, data, work))
-        log(f"{bench.name}: " + ", ".join(f"{k} {v:.4f}" for k, v in row.items()
-                                          if k != "clang-19 instructions"))
-        return row
+        log(f"{bench.name}: counting instructions of {len(builds)} builds with cachegrind" +
+            (" (cache and branch simulation)" if args.misses else ""))
+        counts = count_instructions(bench, builds, data, work, args.misses)
+        result["baseline"] = counts[("clang-19", 0)]
+        result["instructions"] = instruction_rows(counts)
+        log(f"{bench.name}: instructions " + ", ".join(
+            f"{c} mean {r['mean']:.4f} worst {r['worst']:.4f}"
+            for c, r in result["instructions"].items()))
+        if args.misses:
+            result["misses"] = miss_rows(counts)
+        return result
     log(f"{bench.name}: running {len(builds)} builds x {args.repeat}")
     medians = per_config(measure(bench, builds, args.repeat, data, work))
     row = {c: medians[c] / medians["clang-19"] for c in medians if c != "clang-19"}
@@ -357,7 +522,48 @@ def measure_runtime(bench, args, seeds, extra, data, work):
         pm = per_config(measure(bench, pbuilds, args.repeat, data, work))
         row["profile-guided"] = pm["profile-guided"] / pm["clang-19+profile"]
     log(f"{bench.name}: " + ", ".join(f"{k} {v:.3f}" for k, v in row.items()))
-    return row
+    result["runtime"] = row
+    return result
+
+
+def known(xs):
+    return [x for x in xs if x is not None]
+
+
+def config_table(results, configs, columns, summary_label):
+    """A table with a row per benchmark and configuration, then a summary
+    row per configuration. results: {benchmark: {configuration: {key:
+    value}}}; columns: [(title, key, format, summary over the benchmarks)]."""
+    lines = ["| benchmark | configuration | " + " | ".join(c[0] for c in columns) + " |",
+             "|" + " --- |" * (len(columns) + 2)]
+    for bench, rows in results.items():
+        for cname in configs:
+            if cname in rows:
+                lines.append(f"| {bench} | {cname} | " + " | ".join(
+                    fmt(rows[cname].get(key)) for _, key, fmt, _ in columns) + " |")
+    for cname in configs:
+        values = [rows[cname] for rows in results.values() if cname in rows]
+        if values:
+            lines.append(f"| {summary_label} | {cname} | " + " | ".join(
+                fmt(agg(known(v.get(key) for v in values)) if agg else None)
+                for _, key, fmt, agg in columns) + " |")
+    return "\n".join(lines)
+
+
+def ratio4(x):
+    return "" if x is None or x != x else f"{x:.4f}"
+
+
+def percent(x):
+    return "" if x is None or x != x else f"{100 * x:.2f}%"
+
+
+def mean_or_none(xs):
+    return statistics.mean(xs) if xs else None
+
+
+def max_or_none(xs):
+    return max(xs) if xs else None
 
 
 def main():
@@ -376,17 +582,29 @@ def main():
                     help="builds per compiler for compile times (default 3)")
     ap.add_argument("--repeat", type=int, default=5, help="runs per build (default 5)")
     ap.add_argument("--seeds", type=int, default=2, choices=range(1, len(SEEDS) + 1),
-                    help="variants per divcc configuration (default 2)")
+                    metavar="N",
+                    help=f"variants per divcc configuration, 1 to {len(SEEDS)} (default 2; "
+                         "-frandom-seed=overhead-1 .. -N)")
     ap.add_argument("--lto", choices=["thin", "full"],
                     help="build every configuration with -flto=MODE -fuse-ld=lld")
     ap.add_argument("--instructions", action="store_true",
-                    help="count instructions with callgrind instead of timing "
+                    help="count instructions with cachegrind instead of timing "
                          "(implies --no-profile)")
+    ap.add_argument("--misses", action="store_true",
+                    help="with --instructions: also simulate caches and branches and "
+                         "report I1, D1, LL misses and mispredicted branches")
+    ap.add_argument("--survival", action="store_true",
+                    help="also audit the variants' gadget survival (divtool audit) and "
+                         ".text size: the security and size table")
     ap.add_argument("--markdown", help="also write the tables to this file")
     ap.add_argument("--keep", action="store_true", help="keep the build folder")
     args = ap.parse_args()
     if args.instructions:
         args.no_profile = True
+    if args.misses and not args.instructions:
+        sys.exit("overhead: --misses needs --instructions")
+    if args.compile_time_only and (args.survival or args.misses):
+        sys.exit("overhead: --compile-time-only builds no variants to audit or simulate")
     if args.compile_time_only and args.no_compile_time:
         sys.exit("overhead: --compile-time-only and --no-compile-time exclude each other")
 
@@ -403,7 +621,7 @@ def main():
     work_root = Path(tempfile.mkdtemp(prefix="divcc-overhead-"))
     data = work_root / "data"
     data.mkdir()
-    runtime, compile_rows = {}, {}
+    runtime, compile_rows, results = {}, {}, {}
     started = time.time()
     try:
         for n in names:
@@ -414,7 +632,10 @@ def main():
                 for fname, size, kind in bench.inputs:
                     if not (data / fname).exists():
                         make_input(data / fname, size, kind)
-                runtime[n] = measure_runtime(bench, args, SEEDS[:args.seeds], extra, data, work)
+                results[n] = measure_runtime(bench, args, SEEDS[:args.seeds], extra, data,
+                                             work)
+                if "runtime" in results[n]:
+                    runtime[n] = results[n]["runtime"]
             if not args.no_compile_time:
                 log(f"{n}: timing builds")
                 compile_rows[n] = compile_row(compile_times(bench, work, args.compile_repeat))
@@ -422,7 +643,9 @@ def main():
             if not args.keep:
                 shutil.rmtree(work, ignore_errors=True)
     finally:
-        if not args.keep:
+        if args.keep:
+            log(f"builds kept in {work_root}")
+        else:
             shutil.rmtree(work_root, ignore_errors=True)
 
     columns = ["default"] + [name for name, _ in extra] + \
@@ -430,20 +653,60 @@ def main():
               ([] if args.no_profile else ["profile-guided"])
     out = []
     lto = f" -flto={args.lto}" if args.lto else ""
-    if runtime and args.instructions:
-        icolumns = [c for name in columns for c in (name, name + " worst")]
-        out += [f"## Runtime: instructions relative to clang-19 -O2{lto} (one run per "
-                f"build; the mean over {args.seeds} variants and the worst variant)",
-                "", table(runtime, icolumns, lambda x: "" if x is None else f"{x:.4f}"), "",
+    configs = [c for c in columns if c != "profile-guided"]
+    instructions = {n: r["instructions"] for n, r in results.items() if "instructions" in r}
+    misses = {n: r["misses"] for n, r in results.items() if "misses" in r}
+    security = {n: r["security"] for n, r in results.items() if "security" in r}
+    variants = f"{args.seeds} variant" + ("s" if args.seeds > 1 else "")
+    if instructions:
+        out += [f"## Runtime: instructions relative to clang-19 -O2{lto} (cachegrind, one run "
+                f"per build; over {variants} per configuration: their mean, the worst and "
+                "the best variant, the standard deviation)", "",
+                config_table(instructions, configs,
+                             [("mean", "mean", ratio4, geomean),
+                              ("worst", "worst", ratio4, geomean),
+                              ("best", "best", ratio4, geomean),
+                              ("std dev", "stdev", ratio4, None)], "geometric mean"), "",
                 "Baseline instructions per run: " +
-                ", ".join(f"{n} {r['clang-19 instructions']:,}" for n, r in runtime.items()),
-                ""]
+                ", ".join(f"{n} {r['baseline']['instructions']:,}" for n, r in results.items()
+                          if "baseline" in r), ""]
     elif runtime:
         out += [f"## Runtime: CPU time relative to clang-19 -O2{lto} (median of "
                 f"{args.repeat} runs; profile-guided relative to clang-19 with the same profile)",
                 "", table(runtime, columns, ratio_fmt), "",
                 "Baseline CPU seconds per run: " +
                 ", ".join(f"{n} {r['clang-19 seconds']:.2f}" for n, r in runtime.items()), ""]
+    if misses:
+        mcols = [(f"{name} {stat}", f"{name} {stat}", ratio4, geomean)
+                 for name in MISS_COUNTS for stat in ("mean", "worst")]
+        out += [f"## Cache misses and mispredicted branches relative to clang-19 -O2{lto} "
+                f"(cachegrind's simulation, one run per build; mean and worst of {variants}; "
+                "LL: LLi + LLd)", "",
+                config_table(misses, configs, mcols, "geometric mean"), "",
+                "Baseline counts per run: " + "; ".join(
+                    f"{n} " + ", ".join(f"{r['baseline'][k]:,} {k}" for k in MISS_COUNTS)
+                    for n, r in results.items() if "misses" in r), ""]
+    if security:
+        out += [f"## Security and size (divtool audit: gadgets surviving at the same address "
+                f"with the same bytes, {variants} per configuration; relative: at the same "
+                "offset in the same function; .text size relative to clang-19 -O2"
+                f"{lto}, mean over the variants)", "",
+                config_table(security, configs,
+                             [("survival between variants mean", "between mean", percent,
+                               mean_or_none),
+                              ("survival between variants max", "between max", percent,
+                               max_or_none),
+                              ("survival vs clang-19 max", "clang max", percent, max_or_none),
+                              ("relative survival mean", "relative mean", percent,
+                               mean_or_none),
+                              ("relative survival max", "relative max", percent, max_or_none),
+                              (".text / clang-19", "text", ratio_fmt, geomean)],
+                             "all benchmarks"), "",
+                "Between variants: variant 0 audited against the others (needs --seeds 2 or "
+                "more). All benchmarks: the mean of the means, the max of the maxima, the "
+                "geometric mean of the size ratios.", "",
+                "Baseline .text bytes: " + ", ".join(
+                    f"{n} {r['text']:,}" for n, r in results.items() if "text" in r), ""]
     if compile_rows:
         out += ["## Compile time relative to clang-19 (CPU time of the whole build, median of "
                 f"{args.compile_repeat} builds each, -j1)", "",
