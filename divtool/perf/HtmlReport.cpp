@@ -22,10 +22,13 @@ namespace {
 /// The y axis of a plot of \p M, over the values \p Lo to \p Hi in \p U.
 Axis valueAxis(double Lo, double Hi, const Unit &U, Metric M) {
   Axis A;
-  A.Title = M == Metric::Instructions
-                ? (U.Short.empty() ? "instructions"
-                                   : "instructions (" + U.Short + ")")
-                : std::string(info(M).Axis) + " (" + U.Name + ")";
+  std::string Name = info(M).Axis;
+  // A count's unit would repeat its name: "instructions (M)", not
+  // "instructions (M instructions)".
+  if (!isCount(M))
+    A.Title = Name + " (" + U.Name + ")";
+  else
+    A.Title = U.Short.empty() ? Name : Name + " (" + U.Short + ")";
   double Pad = std::max((Hi - Lo) * 0.08, std::fabs(Hi) * 1e-3);
   A.Lo = Lo - Pad;
   A.Hi = Hi + Pad;
@@ -46,8 +49,12 @@ Figure variantsPlot(const PerfResult &R, const Unit &U) {
       }
   PlotSpec S;
   S.Id = "plot-variants";
-  S.Title = R.Chosen == Metric::Instructions ? "Instructions per variant"
-                                             : "Time per variant";
+  if (isCount(R.Chosen)) {
+    S.Title = std::string(info(R.Chosen).Axis) + " per variant";
+    S.Title[0] = toUpper(S.Title[0]);
+  } else {
+    S.Title = "Time per variant";
+  }
   S.X.Title = NB == 1 ? "variant" : "variant (the same seed in every build)";
   S.X.Format = TickFormat::Category;
   for (const VariantRecord &V : First.Variants)
@@ -154,6 +161,9 @@ std::string perfHtml(const PerfResult &R) {
   OS << "<header>\n<h1>divtool perf</h1>\n<p class=\"lead\">"
      << (R.Chosen == Metric::Instructions
              ? "How many instructions the benchmark executes over "
+         : isCount(R.Chosen)
+             ? "How many " + std::string(info(R.Chosen).Axis) +
+                   " the benchmark has in cachegrind's simulation over "
              : "How long the benchmark takes over ")
      << First.Variants.size()
      << " code layouts: each variant is the same program with another "
@@ -166,11 +176,11 @@ std::string perfHtml(const PerfResult &R) {
        << "</dt><dd><code>" << escape(shellJoin(B.Command))
        << "</code> in <span class=\"path\">" << escape(B.Source)
        << "</span></dd>\n";
-  OS << "<dt>Measured</dt><dd>" << escape(R.metricName()) << "; " << R.Runs
-     << " run" << (R.Runs == 1 ? "" : "s") << " per variant"
+  OS << "<dt>Measured</dt><dd>" << escape(R.metricName())
+     << (R.Simulated ? " and the other cachegrind counts" : "") << "; "
+     << R.Runs << " run" << (R.Runs == 1 ? "" : "s") << " per variant"
      << (R.Warmup ? " after " + utostr(R.Warmup) + " warm-up" : "")
-     << ", a variant's "
-     << (R.Chosen == Metric::Instructions ? "count" : "time")
+     << ", a variant's " << (isCount(R.Chosen) ? "count" : "time")
      << " being the median of its runs</dd>\n";
   if (R.Builds.size() == 2 && R.Welch) {
     const WelchResult &W = *R.Welch;
@@ -186,21 +196,31 @@ std::string perfHtml(const PerfResult &R) {
   }
   OS << "</dl>\n</header>\n";
 
-  OS << "<h2>Summary</h2>\n<table id=\"summary\">\n<thead><tr><th>Build</th>"
-        "<th class=\"num\">Variants</th><th class=\"num\">Mean ("
-     << U.Name << ")</th><th class=\"num\">SD</th><th class=\"num\">" << Level
+  // With the simulators, a row per metric and build, each in its unit.
+  bool ByMetric = R.reported().size() > 1;
+  OS << "<h2>Summary</h2>\n<table id=\"summary\">\n<thead><tr>"
+     << (ByMetric ? "<th>Metric</th>" : "")
+     << "<th>Build</th><th class=\"num\">Variants</th><th class=\"num\">Mean"
+     << (ByMetric ? "" : " (" + U.Name + ")")
+     << "</th><th class=\"num\">SD</th><th class=\"num\">" << Level
      << " CI</th><th class=\"num\">Median</th><th class=\"num\">"
      << "Min</th><th class=\"num\">Max</th></tr></thead>\n<tbody>\n";
-  for (const BuildResult &B : R.Builds) {
-    const Summary &S = B.summary(R.Chosen);
-    OS << "<tr><td>" << escape(B.Name) << "</td><td class=\"num\">" << S.N
-       << "</td><td class=\"num\">" << inUnit(S.Mean, U)
-       << "</td><td class=\"num\">" << inUnit(S.StdDev, U) << " ("
-       << fixed(S.StdDev / S.Mean * 100, 2) << "%)</td><td class=\"num\">"
-       << inUnit(S.CiLow, U) << " &ndash; " << inUnit(S.CiHigh, U)
-       << "</td><td class=\"num\">" << inUnit(S.Median, U)
-       << "</td><td class=\"num\">" << inUnit(S.Min, U)
-       << "</td><td class=\"num\">" << inUnit(S.Max, U) << "</td></tr>\n";
+  for (Metric M : R.reported()) {
+    Unit MU = unitOf(R, M);
+    for (const BuildResult &B : R.Builds) {
+      const Summary &S = B.summary(M);
+      OS << "<tr>";
+      if (ByMetric)
+        OS << "<td>" << escape(columnHeader(M, MU)) << "</td>";
+      OS << "<td>" << escape(B.Name) << "</td><td class=\"num\">" << S.N
+         << "</td><td class=\"num\">" << inUnit(S.Mean, MU)
+         << "</td><td class=\"num\">" << inUnit(S.StdDev, MU) << " ("
+         << fixed(S.StdDev / S.Mean * 100, 2) << "%)</td><td class=\"num\">"
+         << inUnit(S.CiLow, MU) << " &ndash; " << inUnit(S.CiHigh, MU)
+         << "</td><td class=\"num\">" << inUnit(S.Median, MU)
+         << "</td><td class=\"num\">" << inUnit(S.Min, MU)
+         << "</td><td class=\"num\">" << inUnit(S.Max, MU) << "</td></tr>\n";
+    }
   }
   OS << "</tbody>\n</table>\n";
   if (R.IdenticalBuilds)
@@ -226,15 +246,16 @@ std::string perfHtml(const PerfResult &R) {
   for (const BuildResult &B : R.Builds) {
     std::string Suffix = B.Name == "build" ? "" : " " + B.Name;
     for (Metric M : R.Measured)
-      OS << "<th class=\"num\">" << escape(columnHeader(M, U, Suffix))
-         << "</th>";
+      OS << "<th class=\"num\">"
+         << escape(columnHeader(M, unitOf(R, M), Suffix)) << "</th>";
   }
   OS << "</tr></thead>\n<tbody>\n";
   for (size_t I = 0; I < First.Variants.size(); ++I) {
     OS << "<tr><td>" << escape(First.Variants[I].Id) << "</td>";
     for (const BuildResult &B : R.Builds)
       for (Metric M : R.Measured)
-        OS << "<td class=\"num\">" << inUnit(B.medians(M)[I], U) << "</td>";
+        OS << "<td class=\"num\">" << inUnit(B.medians(M)[I], unitOf(R, M))
+           << "</td>";
     OS << "</tr>\n";
   }
   OS << "</tbody>\n</table>\n";

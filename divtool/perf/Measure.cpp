@@ -5,6 +5,7 @@
 #include "divtool/population/Population.h"
 #include "divtool/population/VariantBuild.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -87,10 +88,66 @@ static double seconds(const struct timeval &T) {
   return double(T.tv_sec) + double(T.tv_usec) * 1e-6;
 }
 
-/// The instructions counted in the cachegrind output files of \p Dir, one
-/// per process: the sum of their "summary:" lines.
-static Expected<double> countedInstructions(StringRef Dir, StringRef Log) {
-  double Total = 0;
+Error addCachegrindTotals(StringRef Text, StringRef File,
+                          StringMap<uint64_t> &Totals) {
+  SmallVector<StringRef, 16> Events, Counts;
+  bool Summary = false;
+  for (StringRef Rest = Text; !Rest.empty() && !Summary;) {
+    StringRef Line;
+    std::tie(Line, Rest) = Rest.split('\n');
+    if (Line.consume_front("events:"))
+      Line.split(Events, ' ', -1, /*KeepEmpty=*/false);
+    else if (Line.consume_front("summary:")) {
+      Line.split(Counts, ' ', -1, /*KeepEmpty=*/false);
+      Summary = true;
+    }
+  }
+  if (!Summary)
+    return makeError("valgrind's output '" + File + "' has no summary line");
+  if (Events.empty())
+    return makeError("valgrind's output '" + File + "' has no events line");
+  if (Counts.size() > Events.size())
+    return makeError("valgrind's output '" + File +
+                     "' has more counts in its summary line than events in "
+                     "its events line");
+  for (size_t I = 0; I < Events.size(); ++I) {
+    // A summary may leave out trailing zero counts.
+    uint64_t N = 0;
+    if (I < Counts.size() && Counts[I].getAsInteger(10, N))
+      return makeError("valgrind's output '" + File +
+                       "' has a bad summary count: " + Counts[I]);
+    Totals[Events[I]] += N;
+  }
+  return Error::success();
+}
+
+/// The cachegrind events a counted metric is the sum of.
+static ArrayRef<StringRef> eventsOf(Metric M) {
+  static const StringRef Ir[] = {"Ir"}, I1[] = {"I1mr"},
+                         D1[] = {"D1mr", "D1mw"},
+                         LL[] = {"ILmr", "DLmr", "DLmw"},
+                         Branches[] = {"Bcm", "Bim"};
+  switch (M) {
+  case Metric::Instructions:
+    return Ir;
+  case Metric::I1Misses:
+    return I1;
+  case Metric::D1Misses:
+    return D1;
+  case Metric::LLMisses:
+    return LL;
+  case Metric::Mispredicts:
+    return Branches;
+  case Metric::Cpu:
+  case Metric::Wall:
+    break;
+  }
+  return {};
+}
+
+Expected<MetricValues>
+readCachegrindCounts(StringRef Dir, ArrayRef<Metric> Wanted, StringRef Log) {
+  StringMap<uint64_t> Totals;
   unsigned Files = 0;
   std::error_code EC;
   for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
@@ -100,49 +157,52 @@ static Expected<double> countedInstructions(StringRef Dir, StringRef Log) {
     if (!Buf)
       return makeError("cannot read valgrind's output '" + It->path() +
                        "': " + Buf.getError().message());
-    bool Found = false;
-    for (StringRef Rest = (*Buf)->getBuffer(); !Rest.empty() && !Found;) {
-      StringRef Line;
-      std::tie(Line, Rest) = Rest.split('\n');
-      if (!Line.consume_front("summary:"))
-        continue;
-      unsigned long long N = 0;
-      if (Line.trim().split(' ').first.getAsInteger(10, N))
-        return makeError("valgrind's output '" + It->path() +
-                         "' has a bad summary line: " + Line.trim());
-      Total += double(N);
-      Found = true;
-    }
-    if (!Found)
-      return makeError("valgrind's output '" + It->path() +
-                       "' has no summary line");
+    if (Error E = addCachegrindTotals((*Buf)->getBuffer(), It->path(), Totals))
+      return E;
     ++Files;
   }
   if (EC || !Files)
     return makeError("valgrind wrote no instruction counts in '" + Dir +
                      "'; see " + Log);
-  return Total;
+  MetricValues Values = {};
+  for (Metric M : Wanted)
+    for (StringRef Event : eventsOf(M)) {
+      auto It = Totals.find(Event);
+      // Every file names the same events, so a missing one is missing in
+      // all: valgrind did not simulate what the metric needs.
+      if (It == Totals.end())
+        return makeError("valgrind's output in '" + Dir + "' has no " + Event +
+                         " count, which " + info(M).Name + " needs; see " +
+                         Log);
+      Values[size_t(M)] += double(It->second);
+    }
+  return Values;
 }
 
 /// Runs the benchmark once in variant \p V's tree; returns its value by
-/// metric: CPU and wall times in seconds, or (under valgrind) the
-/// instructions executed.
-static Expected<std::array<double, NumMetrics>>
-runOnce(const PerfOptions &C, const PerfResult &R, const VariantRecord &V,
-        ArrayRef<std::string> Env) {
+/// metric: CPU and wall times in seconds, or (under valgrind) the counts.
+static Expected<MetricValues> runOnce(const PerfOptions &C, const PerfResult &R,
+                                      const VariantRecord &V,
+                                      ArrayRef<std::string> Env) {
   std::string Dir = sys::path::parent_path(V.Tree).str();
   std::string Log = Dir + "/bench.log";
   std::vector<std::string> Command = C.Bench;
   std::string CountDir = Dir + "/cachegrind";
-  bool Count = R.Chosen == Metric::Instructions;
+  bool Count = isCount(R.Chosen);
   if (Count) {
-    // A file per process (%p), children included; only instructions are
-    // counted (no cache or branch simulation).
+    // A file per process (%p), children included. The simulators are set
+    // either way: before valgrind 3.21 the cache simulator is on by default
+    // and triples the run's time.
     sys::fs::remove_directories(CountDir);
     if (std::error_code EC = sys::fs::create_directories(CountDir))
       return makeError("cannot create '" + CountDir + "': " + EC.message());
-    Command = {R.Valgrind, "--tool=cachegrind", "--cache-sim=no",
-               "--branch-sim=no", "--trace-children=yes", "-q",
+    std::string Sim = R.Simulated ? "yes" : "no";
+    Command = {R.Valgrind,
+               "--tool=cachegrind",
+               "--cache-sim=" + Sim,
+               "--branch-sim=" + Sim,
+               "--trace-children=yes",
+               "-q",
                "--cachegrind-out-file=" + CountDir + "/out.%p"};
     Command.insert(Command.end(), C.Bench.begin(), C.Bench.end());
   }
@@ -162,16 +222,12 @@ runOnce(const PerfOptions &C, const PerfResult &R, const VariantRecord &V,
                      "' (" + describeWaitStatus(Status) +
                      "); the last lines of " + Log + ":\n" +
                      StringRef(lastLines(Log, 10)).rtrim('\n'));
-  std::array<double, NumMetrics> Values = {};
+  if (Count)
+    return readCachegrindCounts(CountDir, R.Measured, Log);
+  MetricValues Values = {};
   Values[size_t(Metric::Cpu)] =
       seconds(Usage.ru_utime) + seconds(Usage.ru_stime);
   Values[size_t(Metric::Wall)] = Wall;
-  if (Count) {
-    Expected<double> N = countedInstructions(CountDir, Log);
-    if (!N)
-      return N.takeError();
-    Values[size_t(Metric::Instructions)] = *N;
-  }
   return Values;
 }
 
@@ -186,7 +242,9 @@ Error measure(const PerfOptions &C, PerfResult &R) {
          << (C.Warmup ? Twine(C.Warmup) + " + " : Twine()) << C.Runs << " time"
          << (Rounds == 1 ? "" : "s") << " in each of " << PerRound
          << " variant trees" << (C.Warmup ? " (warm-up first)" : "")
-         << (R.Chosen == Metric::Instructions ? ", under valgrind" : "")
+         << (!isCount(R.Chosen) ? ""
+             : R.Simulated ? ", under valgrind with cache and branch simulation"
+                           : ", under valgrind")
          << "\n";
   for (unsigned Round = 0; Round < Rounds; ++Round) {
     bool Warm = Round < C.Warmup;
@@ -202,8 +260,7 @@ Error measure(const PerfOptions &C, PerfResult &R) {
                  << (B.Name == "build" ? "" : " of " + B.Name);
           errs().flush();
         }
-        Expected<std::array<double, NumMetrics>> Values =
-            runOnce(C, R, B.Variants[I], Env);
+        Expected<MetricValues> Values = runOnce(C, R, B.Variants[I], Env);
         if (!Values) {
           if (Terminal)
             errs() << "\r\033[K";

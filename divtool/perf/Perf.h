@@ -21,6 +21,9 @@
 //      dynamic instruction count of each run, from valgrind's cachegrind
 //      (summed over the benchmark and every process it starts), a
 //      noise-free measure of work, blind to caches and branch prediction;
+//      or, with --misses or a miss metric (d1-misses...), the instructions
+//      and the misses of cachegrind's simulated caches and branch
+//      predictor, equally free of noise;
 //   3. the unit of observation is the variant: its value is the median of
 //      its runs; over the K variants it reports the mean, the standard
 //      deviation and a confidence interval of the mean from Student's t;
@@ -52,6 +55,8 @@
 #include "registry/Registry.h"
 #include "support/Environment.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -76,7 +81,10 @@ struct PerfOptions {
   unsigned Runs = 1;
   unsigned Warmup = 0;
   unsigned Jobs = 1;
-  std::string MetricName = "cpu";
+  /// Empty when --metric is not given (cpu, unless --instructions).
+  std::string MetricName;
+  bool Instructions = false;
+  bool Misses = false;
   double Confidence = 0.95;
   bool Json = false;
   std::string Html;
@@ -86,9 +94,19 @@ struct PerfOptions {
 };
 
 /// What a run is measured by. Cpu and Wall are measured together (the
-/// statistics are of the chosen one); Instructions alone, under valgrind.
-enum class Metric { Cpu, Wall, Instructions };
-constexpr size_t NumMetrics = 3;
+/// statistics are of the chosen one). The others are counted by valgrind's
+/// cachegrind: Instructions alone, or, with the cache and branch simulators
+/// on, all five together.
+enum class Metric {
+  Cpu,
+  Wall,
+  Instructions,
+  I1Misses,    ///< I1mr: misses of the simulated L1 instruction cache.
+  D1Misses,    ///< D1mr + D1mw: of the L1 data cache, reads and writes.
+  LLMisses,    ///< ILmr + DLmr + DLmw: of the last-level cache.
+  Mispredicts, ///< Bcm + Bim: conditional and indirect branches.
+};
+constexpr size_t NumMetrics = 7;
 
 /// How a metric is named and reported.
 struct MetricInfo {
@@ -97,11 +115,36 @@ struct MetricInfo {
   const char *Axis;        ///< A plot's axis title: "CPU time".
   const char *RunsKey;     ///< A variant's runs in the JSON: "cpu_seconds".
   const char *MedianKey;   ///< A variant's median in the JSON: "cpu_median".
+  const char *Counted;     ///< What a count counts: "misses"; null for times.
 };
 const MetricInfo &info(Metric M);
 std::optional<Metric> parseMetric(llvm::StringRef Name);
-/// The metrics measured when the statistics are of \p M.
-std::vector<Metric> measuredWith(Metric M);
+/// Every metric, in the order of the enum (and of the columns).
+llvm::ArrayRef<Metric> allMetrics();
+/// Whether \p M is counted under cachegrind rather than timed.
+inline bool isCount(Metric M) { return info(M).Counted != nullptr; }
+/// Whether \p M needs cachegrind's cache and branch simulators.
+inline bool isSimulated(Metric M) { return M > Metric::Instructions; }
+/// The metric the statistics are of, from --metric, --instructions and
+/// --misses; an error when they contradict each other.
+llvm::Expected<Metric> chooseMetric(const PerfOptions &C);
+/// The metrics measured when the statistics are of \p M, with the cache
+/// and branch simulators if \p Misses (implied by a simulated \p M).
+std::vector<Metric> measuredWith(Metric M, bool Misses = false);
+
+/// A value per metric; only the measured ones are meaningful.
+using MetricValues = std::array<double, NumMetrics>;
+
+/// Adds the totals of one cachegrind output file, \p Text (its "events:"
+/// line names the events, its "summary:" line gives their totals), to
+/// \p Totals, by event name ("Ir", "D1mr"). \p File names it in errors.
+llvm::Error addCachegrindTotals(llvm::StringRef Text, llvm::StringRef File,
+                                llvm::StringMap<uint64_t> &Totals);
+/// The counted metrics of \p Wanted, summed over the cachegrind output
+/// files in \p Dir (one per process); \p Log is named when there are none.
+llvm::Expected<MetricValues> readCachegrindCounts(llvm::StringRef Dir,
+                                                  llvm::ArrayRef<Metric> Wanted,
+                                                  llvm::StringRef Log);
 
 /// What was measured of one metric in one build.
 struct MetricData {
@@ -134,9 +177,11 @@ struct PerfResult {
   unsigned Runs = 0, Warmup = 0;
   /// The metric the statistics and the test are of.
   Metric Chosen = Metric::Cpu;
-  /// The metrics measured: measuredWith(Chosen).
+  /// The metrics measured: measuredWith(Chosen, Simulated).
   std::vector<Metric> Measured;
-  /// valgrind's path, for Metric::Instructions.
+  /// Cachegrind simulated the caches and the branch predictor.
+  bool Simulated = false;
+  /// valgrind's path, for the counted metrics.
   std::string Valgrind;
   double Confidence = 0.95;
   std::vector<BuildResult> Builds;
@@ -148,6 +193,11 @@ struct PerfResult {
   double alpha() const { return std::round((1 - Confidence) * 1e9) / 1e9; }
   bool significant() const { return Welch && Welch->P < alpha(); }
   std::string metricName() const { return info(Chosen).Description; }
+  /// The metrics whose statistics are reported: the chosen one alone (wall
+  /// time's are not shown for cpu), or, with the simulators, every count.
+  std::vector<Metric> reported() const {
+    return Simulated ? Measured : std::vector<Metric>{Chosen};
+  }
 };
 
 /// Builds the K variants of \p B's configuration into \p Out, with seeds
@@ -163,7 +213,7 @@ bool sameArtifacts(const BuildResult &A, const BuildResult &B,
 llvm::Error measure(const PerfOptions &C, PerfResult &R);
 
 /// A unit for values of a metric around \p Typical: for times "s", "ms" or
-/// "us"; for instructions "G instructions" and so on.
+/// "us"; for counts "G instructions", "K misses" and so on.
 struct Unit {
   std::string Name;  ///< After a value: "ms", "G instructions".
   std::string Short; ///< In a column's header: "ms", "G"; may be empty.
@@ -171,6 +221,9 @@ struct Unit {
 };
 
 Unit unitFor(Metric M, double Typical);
+/// The unit \p M's values are shown in: times in that of the chosen time,
+/// each count in its own, both from the first build's mean.
+Unit unitOf(const PerfResult &R, Metric M);
 /// "cpu (ms)", "instructions (G)": a column's header.
 std::string columnHeader(Metric M, const Unit &U, llvm::StringRef Suffix = "");
 /// \p V with \p Digits significant digits (at least one decimal below 10).

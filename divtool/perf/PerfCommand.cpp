@@ -54,19 +54,26 @@ int runPerfCommand(const PerfOptions &C, const DivccEnvironment &Env) {
     return reportError(makeError(
         "--compare-source names both source trees: leave out --source"));
 
+  Expected<Metric> Chosen = chooseMetric(C);
+  if (!Chosen)
+    return reportError(Chosen.takeError());
+
   PerfResult R;
   R.Bench = C.Bench;
   R.Runs = C.Runs;
   R.Warmup = C.Warmup;
-  R.Chosen = parseMetric(C.MetricName).value_or(Metric::Cpu);
-  R.Measured = measuredWith(R.Chosen);
+  R.Chosen = *Chosen;
+  R.Simulated = isCount(R.Chosen) && (C.Misses || isSimulated(R.Chosen));
+  R.Measured = measuredWith(R.Chosen, R.Simulated);
   R.Confidence = C.Confidence;
-  if (R.Chosen == Metric::Instructions) {
+  if (isCount(R.Chosen)) {
     ErrorOr<std::string> Valgrind = sys::findProgramByName("valgrind");
     if (!Valgrind)
       return reportError(makeError(
-          "--metric instructions counts instructions with valgrind, which "
-          "is not on PATH: install valgrind (e.g. apt-get install valgrind)"));
+          "--metric " + Twine(info(R.Chosen).Name) + " counts " +
+          info(R.Chosen).Axis +
+          " with valgrind, which is not on PATH: install valgrind (e.g. "
+          "apt-get install valgrind)"));
     R.Valgrind = *Valgrind;
   }
 
@@ -175,13 +182,27 @@ void addPerfSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       ->check(CLI::Range(0u, 1000u));
   addJobsOption(*Perf, C->Jobs,
                 "Build J variants at a time (benchmarks run one at a time)");
+  std::vector<std::string> MetricNames;
+  for (Metric M : allMetrics())
+    MetricNames.push_back(info(M).Name);
   Perf->add_option("--metric", C->MetricName,
-                   "What the statistics are of: cpu (user + system time of "
-                   "the benchmark and its children), wall, or instructions "
-                   "(executed, counted by valgrind's cachegrind: slow, but "
-                   "free of noise)")
-      ->default_val("cpu")
-      ->check(CLI::IsMember({"cpu", "wall", "instructions"}));
+                   "What the statistics and the test are of: cpu (user + "
+                   "system time of the benchmark and its children), wall, "
+                   "or counts of valgrind's cachegrind (slow, but free of "
+                   "noise): instructions (executed), i1-misses (L1 "
+                   "instruction cache), d1-misses (L1 data cache, reads + "
+                   "writes), ll-misses (last-level cache, instructions + "
+                   "data), mispredicts (conditional + indirect branches); "
+                   "the caches and the predictor are cachegrind's "
+                   "simulation, not the machine's")
+      ->default_str("cpu")
+      ->check(CLI::IsMember(MetricNames));
+  Perf->add_flag("--instructions", C->Instructions,
+                 "Short for --metric instructions");
+  Perf->add_flag("--misses", C->Misses,
+                 "With --metric instructions: also simulate the caches and "
+                 "the branch predictor and report every count (implied by "
+                 "i1-misses, d1-misses, ll-misses and mispredicts)");
   Perf->add_option("--confidence", C->Confidence,
                    "The confidence level of the intervals; the test is at "
                    "1 - LEVEL")

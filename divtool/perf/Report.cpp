@@ -19,41 +19,100 @@ namespace divcc {
 const MetricInfo &info(Metric M) {
   static const MetricInfo Infos[NumMetrics] = {
       {"cpu", "CPU time (user + system)", "CPU time", "cpu_seconds",
-       "cpu_median"},
-      {"wall", "wall-clock time", "wall time", "wall_seconds", "wall_median"},
+       "cpu_median", nullptr},
+      {"wall", "wall-clock time", "wall time", "wall_seconds", "wall_median",
+       nullptr},
       {"instructions", "instructions executed (valgrind)", "instructions",
-       "instructions", "instructions_median"}};
+       "instructions", "instructions_median", "instructions"},
+      {"i1-misses", "I1 misses (cachegrind's simulated L1 instruction cache)",
+       "I1 misses", "i1_misses", "i1_misses_median", "misses"},
+      {"d1-misses",
+       "D1 misses (cachegrind's simulated L1 data cache, reads + writes)",
+       "D1 misses", "d1_misses", "d1_misses_median", "misses"},
+      {"ll-misses",
+       "LL misses (cachegrind's simulated last-level cache, "
+       "instructions + data)",
+       "LL misses", "ll_misses", "ll_misses_median", "misses"},
+      {"mispredicts",
+       "mispredicted branches (cachegrind's simulated predictor, "
+       "conditional + indirect)",
+       "mispredicts", "mispredicts", "mispredicts_median", "mispredicts"}};
   return Infos[size_t(M)];
 }
 
+ArrayRef<Metric> allMetrics() {
+  static const Metric All[NumMetrics] = {Metric::Cpu,          Metric::Wall,
+                                         Metric::Instructions, Metric::I1Misses,
+                                         Metric::D1Misses,     Metric::LLMisses,
+                                         Metric::Mispredicts};
+  return All;
+}
+
 std::optional<Metric> parseMetric(StringRef Name) {
-  for (Metric M : {Metric::Cpu, Metric::Wall, Metric::Instructions})
+  for (Metric M : allMetrics())
     if (Name == info(M).Name)
       return M;
   return std::nullopt;
 }
 
-std::vector<Metric> measuredWith(Metric M) {
-  if (M == Metric::Instructions)
+Expected<Metric> chooseMetric(const PerfOptions &C) {
+  Metric M = Metric::Cpu;
+  if (!C.MetricName.empty()) {
+    std::optional<Metric> Named = parseMetric(C.MetricName);
+    if (!Named)
+      return makeError("unknown --metric '" + C.MetricName + "'");
+    M = *Named;
+  }
+  if (C.Instructions) {
+    if (M != Metric::Instructions && !C.MetricName.empty())
+      return makeError("--instructions is short for --metric instructions: "
+                       "leave out --metric " +
+                       C.MetricName);
+    M = Metric::Instructions;
+  }
+  if (C.Misses && !isCount(M))
+    return makeError(
+        "--misses adds cache misses and mispredicts to the instruction "
+        "count: " +
+        (C.MetricName.empty()
+             ? std::string("give --instructions too")
+             : "give --instructions instead of --metric " + C.MetricName));
+  return M;
+}
+
+std::vector<Metric> measuredWith(Metric M, bool Misses) {
+  if (!isCount(M))
+    return {Metric::Cpu, Metric::Wall};
+  if (!Misses && !isSimulated(M))
     return {Metric::Instructions};
-  return {Metric::Cpu, Metric::Wall};
+  // The simulators cost the same for one count as for all of them.
+  return {Metric::Instructions, Metric::I1Misses, Metric::D1Misses,
+          Metric::LLMisses, Metric::Mispredicts};
 }
 
 Unit unitFor(Metric M, double Typical) {
-  if (M == Metric::Instructions) {
+  if (isCount(M)) {
+    std::string Counted = info(M).Counted;
     if (Typical >= 1e9)
-      return {"G instructions", "G", 1e9};
+      return {"G " + Counted, "G", 1e9};
     if (Typical >= 1e6)
-      return {"M instructions", "M", 1e6};
+      return {"M " + Counted, "M", 1e6};
     if (Typical >= 1e3)
-      return {"K instructions", "K", 1e3};
-    return {"instructions", "", 1};
+      return {"K " + Counted, "K", 1e3};
+    return {Counted, "", 1};
   }
   if (Typical >= 1)
     return {"s", "s", 1};
   if (Typical >= 1e-3)
     return {"ms", "ms", 1e-3};
   return {"us", "us", 1e-6};
+}
+
+Unit unitOf(const PerfResult &R, Metric M) {
+  // Times share a unit so that cpu and wall compare at a glance; counts
+  // differ by orders of magnitude.
+  Metric By = isCount(M) ? M : R.Chosen;
+  return unitFor(By, R.Builds.front().summary(By).Mean);
 }
 
 std::string columnHeader(Metric M, const Unit &U, StringRef Suffix) {
@@ -97,72 +156,114 @@ std::string verdict(const PerfResult &R) {
   if (R.Chosen == Metric::Instructions)
     return "significant at " + Alpha + " (B executes " +
            (More ? "more" : "fewer") + " instructions)";
+  if (isCount(R.Chosen))
+    return "significant at " + Alpha + " (B has " + (More ? "more" : "fewer") +
+           " " + info(R.Chosen).Axis + ")";
   return "significant at " + Alpha + " (B is " + (More ? "slower" : "faster") +
          ")";
 }
 
-void printTable(const PerfResult &R, raw_ostream &OS) {
-  const BuildResult &First = R.Builds.front();
-  Unit U = unitFor(R.Chosen, First.summary(R.Chosen).Mean);
+/// \p Part as a percentage of \p Whole, "12.34%"; "n/a" for a whole of 0
+/// (a count of 0 misses).
+static std::string percentOf(double Part, double Whole) {
+  double Share = Part / Whole * 100;
+  return std::isfinite(Share) ? fixed(Share, 2) + "%" : "n/a";
+}
+
+/// \p M's statistics, each line after \p Indent: per build, the mean, its
+/// interval, the median and the range; for two builds, B - A and, for the
+/// chosen metric, the test. False when there is no test.
+static bool printStatistics(const PerfResult &R, Metric M, StringRef Indent,
+                            raw_ostream &OS) {
+  Unit U = unitOf(R, M);
   const std::string &Unit = U.Name;
   std::string Level = levelPercent(R.Confidence);
+  for (const BuildResult &B : R.Builds) {
+    const Summary &S = B.summary(M);
+    std::string Who = B.Name == "build" ? "" : B.Name + ": ";
+    OS << Indent << Who << "mean " << inUnit(S.Mean, U) << " " << Unit
+       << ", sd " << inUnit(S.StdDev, U) << " " << Unit << " ("
+       << percentOf(S.StdDev, S.Mean) << "), " << Level << " CI ["
+       << inUnit(S.CiLow, U) << ", " << inUnit(S.CiHigh, U) << "] " << Unit
+       << " (+-" << percentOf(S.CiHigh - S.Mean, S.Mean) << ")\n"
+       << Indent << std::string(Who.size(), ' ') << "median "
+       << inUnit(S.Median, U) << " " << Unit << ", min " << inUnit(S.Min, U)
+       << " " << Unit << ", max " << inUnit(S.Max, U) << " " << Unit << "\n";
+  }
+  if (R.Builds.size() != 2)
+    return true;
+  const Summary &A = R.Builds[0].summary(M);
+  // Every metric gets its difference and interval, but only the chosen one
+  // a verdict: five verdicts would be five tries at 5%.
+  std::optional<WelchResult> W =
+      M == R.Chosen ? R.Welch
+                    : welchTest(R.Builds[0].medians(M), R.Builds[1].medians(M),
+                                R.Confidence);
+  if (!W) {
+    OS << Indent << "B - A: no test (each build needs at least 2 variants)\n";
+    return false;
+  }
+  OS << Indent << "B - A: " << (W->Difference >= 0 ? "+" : "")
+     << inUnit(W->Difference, U) << " " << Unit << " ("
+     << signedPercent(W->Difference / A.Mean) << "), " << Level << " CI ["
+     << inUnit(W->CiLow, U) << ", " << inUnit(W->CiHigh, U) << "] " << Unit
+     << "\n";
+  if (M == R.Chosen)
+    OS << Indent << "Welch's t-test: t = " << significant(W->T, 3)
+       << ", df = " << fixed(W->Df, 1) << ", p = " << significant(W->P, 3)
+       << ": " << verdict(R) << "\n";
+  return true;
+}
+
+void printTable(const PerfResult &R, raw_ostream &OS) {
+  const BuildResult &First = R.Builds.front();
   OS << "benchmark: " << shellJoin(R.Bench) << "\n"
-     << "measured:  " << R.metricName() << ", " << First.Variants.size()
-     << " variants, " << R.Runs << " run" << (R.Runs == 1 ? "" : "s") << " each"
+     << "measured:  " << R.metricName()
+     << (R.Simulated ? " and the other cachegrind counts" : "") << ", "
+     << First.Variants.size() << " variants, " << R.Runs << " run"
+     << (R.Runs == 1 ? "" : "s") << " each"
      << (R.Warmup ? " after " + utostr(R.Warmup) + " warm-up" : "")
-     << "; a variant's " << (R.Chosen == Metric::Instructions ? "count" : "time")
+     << "; a variant's " << (isCount(R.Chosen) ? "count" : "time")
      << " is the median of its runs\n";
   for (const BuildResult &B : R.Builds)
     OS << (B.Name == "build" ? "build:     " : "build " + B.Name + ":   ")
        << shellJoin(B.Command) << " (source " << B.Source << ")\n";
   OS << "\n";
 
-  // One row per variant: each measured metric of each build.
+  // One row per variant: each measured metric of each build. Five counts
+  // per build make a wide table: their columns are only as wide as needed.
+  std::vector<size_t> Widths;
   OS << left_justify("variant", 10);
   for (const BuildResult &B : R.Builds) {
     std::string Suffix = B.Name == "build" ? "" : " " + B.Name;
-    for (Metric M : R.Measured)
-      OS << right_justify(columnHeader(M, U, Suffix), 20);
+    for (Metric M : R.Measured) {
+      std::string Header = columnHeader(M, unitOf(R, M), Suffix);
+      size_t Width = R.Simulated ? std::max<size_t>(Header.size() + 3, 12) : 20;
+      Widths.push_back(Width);
+      OS << right_justify(Header, Width);
+    }
   }
   OS << "\n";
   for (size_t I = 0; I < First.Variants.size(); ++I) {
     OS << left_justify(First.Variants[I].Id, 10);
+    size_t Column = 0;
     for (const BuildResult &B : R.Builds)
       for (Metric M : R.Measured)
-        OS << right_justify(inUnit(B.medians(M)[I], U), 20);
+        OS << right_justify(inUnit(B.medians(M)[I], unitOf(R, M)),
+                            Widths[Column++]);
     OS << "\n";
   }
   OS << "\n";
-  for (const BuildResult &B : R.Builds) {
-    const Summary &S = B.summary(R.Chosen);
-    std::string Who = B.Name == "build" ? "" : B.Name + ": ";
-    OS << Who << "mean " << inUnit(S.Mean, U) << " " << Unit << ", sd "
-       << inUnit(S.StdDev, U) << " " << Unit << " ("
-       << fixed(S.StdDev / S.Mean * 100, 2) << "%), " << Level << " CI ["
-       << inUnit(S.CiLow, U) << ", " << inUnit(S.CiHigh, U) << "] " << Unit
-       << " (+-" << fixed((S.CiHigh - S.Mean) / S.Mean * 100, 2) << "%)\n"
-       << std::string(Who.size(), ' ') << "median " << inUnit(S.Median, U)
-       << " " << Unit << ", min " << inUnit(S.Min, U) << " " << Unit << ", max "
-       << inUnit(S.Max, U) << " " << Unit << "\n";
-  }
-  if (R.Builds.size() == 2) {
-    const Summary &A = R.Builds[0].summary(R.Chosen);
-    if (!R.Welch) {
-      OS << "B - A: no test (each build needs at least 2 variants)\n";
+  std::vector<Metric> Reported = R.reported();
+  for (Metric M : Reported) {
+    if (Reported.size() > 1)
+      OS << info(M).Description << ":\n";
+    if (!printStatistics(R, M, Reported.size() > 1 ? "  " : "", OS))
       return;
-    }
-    const WelchResult &W = *R.Welch;
-    OS << "B - A: " << (W.Difference >= 0 ? "+" : "") << inUnit(W.Difference, U)
-       << " " << Unit << " (" << signedPercent(W.Difference / A.Mean) << "), "
-       << Level << " CI [" << inUnit(W.CiLow, U) << ", " << inUnit(W.CiHigh, U)
-       << "] " << Unit << "\n"
-       << "Welch's t-test: t = " << significant(W.T, 3)
-       << ", df = " << fixed(W.Df, 1) << ", p = " << significant(W.P, 3) << ": "
-       << verdict(R) << "\n";
-    if (R.IdenticalBuilds)
-      OS << "note: A and B built identical artifacts for every variant; "
-            "the difference is measurement noise\n";
   }
+  if (R.Builds.size() == 2 && R.IdenticalBuilds)
+    OS << "note: A and B built identical artifacts for every variant; "
+          "the difference is measurement noise\n";
 }
 
 static nlohmann::json finite(double V) {
@@ -201,7 +302,7 @@ std::string perfJson(const PerfResult &R) {
                            {"tree", B.Variants[I].Tree},
                            {"value", B.medians(R.Chosen)[I]}};
       for (Metric M : R.Measured) {
-        if (M == Metric::Instructions) {
+        if (isCount(M)) {
           // Counts are integers.
           std::vector<uint64_t> Runs;
           for (double V : B.of(M).Runs[I])

@@ -22,6 +22,15 @@ with `make CC=divcc`:
               integer counts, equal to each other (valgrind counts are
               deterministic) and to its median; the mean is that of the
               variants and lies between their min and max
+  misses      2 variants, 2 runs each, --metric d1-misses --json --html:
+              the JSON says "d1-misses" and has, per variant, the runs of
+              all five counts (instructions, i1-misses, d1-misses,
+              ll-misses, mispredicts): positive integers, the same at every
+              run (the simulation is deterministic), with no more LL misses
+              than I1 and D1 misses together (the last level is looked up
+              only on a first-level miss); a variant's value is its D1
+              misses; each count has its statistics; the page has a row
+              per count and plots D1 misses
   bad input   no benchmark command, no build command, --variants 1, an
               unknown --metric: a clear error with exit 1 or 2; a missing
               seed file is refused before anything is built; a benchmark
@@ -286,6 +295,68 @@ def check_instructions(work, key, check):
           "the mean is over the variants, between min and max", str(s))
 
 
+# cachegrind's counts with --misses: the JSON's name of each, per variant.
+COUNTS = {"instructions": "instructions", "i1-misses": "i1_misses",
+          "d1-misses": "d1_misses", "ll-misses": "ll_misses",
+          "mispredicts": "mispredicts"}
+
+
+def check_misses(work, key, check):
+    variants, runs = 2, 2
+    page = work / "misses.html"
+    code, stdout, err = divtool(
+        "perf", "--variants", variants, "--runs", runs, "--seed-file", key,
+        "--metric", "d1-misses", "--build", "make CC=divcc",
+        "--source", work / "proj", "--out", work / "misses", "--json",
+        "--html", page, "--", "./bench", "1")
+    if not check(code == 0, "perf --metric d1-misses: exit 0", err):
+        return
+    try:
+        j = json.loads(stdout)
+    except json.JSONDecodeError as e:
+        check(False, "perf --metric d1-misses prints JSON",
+              f"{e}\n{stdout[:2000]}")
+        return
+    check(j.get("metric") == "d1-misses", 'the metric is "d1-misses"',
+          str(j.get("metric")))
+    b = j["builds"][0]
+    vs = b["variants"]
+    check(len(vs) == variants and all(
+        len(v[key]) == runs and
+        all(isinstance(n, int) and n > 0 for n in v[key])
+        for v in vs for key in COUNTS.values()),
+          f"{runs} positive counts of each of {len(COUNTS)} events per variant",
+          str(vs))
+    check(all(len(set(v[key])) == 1 and v[key + "_median"] == v[key][0]
+              for v in vs for key in COUNTS.values()),
+          "a variant measured twice gives the same counts", str(vs))
+    check(all(v["value"] == v["d1_misses_median"] for v in vs),
+          "a variant's value is its D1 misses", str(vs))
+    check(all(ll <= i1 + d1 for v in vs for ll, i1, d1 in
+              zip(v["ll_misses"], v["i1_misses"], v["d1_misses"])),
+          "no more LL misses than I1 and D1 misses", str(vs))
+    check(all(b[name]["n"] == variants and math.isclose(
+        b[name]["mean"], sum(v[key + "_median"] for v in vs) / variants,
+        rel_tol=1e-12) for name, key in COUNTS.items()),
+          "each count has its statistics over the variants",
+          str({name: b.get(name) for name in COUNTS}))
+    check("cpu_seconds" not in vs[0] and "cpu" not in b,
+          "no times are reported for counts", str(vs[0]))
+
+    text = page.read_text() if page.exists() else ""
+    parser = Page()
+    parser.feed(text)
+    parser.close()
+    check(text.startswith("<!DOCTYPE html>") and not parser.errors and
+          not parser.stack, "the HTML page of the counts is well-formed",
+          "; ".join(parser.errors[:5]) + f" unclosed: {parser.stack}")
+    rows = re.findall(r"<tr><td>([a-z0-9-]+)(?: \(\w*\))?</td><td>build</td>",
+                      text)
+    check(rows == list(COUNTS), "the page's summary has a row per count",
+          str(rows))
+    check("D1 misses per variant" in text, "the page plots D1 misses")
+
+
 def check_bad_input(work, key, check):
     proj = work / "proj"
     code, _, err = divtool("perf", "--variants", 3, "--build", "make CC=divcc",
@@ -300,6 +371,10 @@ def check_bad_input(work, key, check):
     code, _, err = divtool("perf", "--variants", 3, "--metric", "speed",
                            "--build", "make", "--", *BENCH)
     check(code == 2 and "divtool: error:" in err, "unknown --metric: usage error, exit 2", err)
+    code, _, err = divtool("perf", "--variants", 3, "--instructions", "--metric", "wall",
+                           "--build", "make", "--", *BENCH)
+    check(code == 1 and "--instructions is short for --metric instructions" in err,
+          "--instructions with another --metric: error, exit 1", err)
     code, _, err = divtool("perf", "--variants", 3, "--seed-file", work / "missing.key",
                            "--build", "make CC=divcc", "--source", proj,
                            "--out", work / "never", "--", *BENCH)
@@ -323,6 +398,7 @@ def run_checks(work, check):
     check_one_build(work, key, check)
     check_compare(work, check)
     check_instructions(work, key, check)
+    check_misses(work, key, check)
     check_bad_input(work, key, check)
 
 
