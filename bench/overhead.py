@@ -138,12 +138,21 @@ def make_input(path, size, kind):
 class Benchmark:
     """A program of a project and the command that exercises it."""
 
-    def __init__(self, name, project, program, args, inputs=(), stdin=None, rounds=1):
+    def __init__(self, name, project, program, args, inputs=(), stdin=None, rounds=1,
+                 code=None):
         self.name, self.project, self.program = name, project, program
         self.args, self.inputs, self.stdin = args, inputs, stdin
         # Short commands run several times per measurement, so that one
         # measurement lasts long enough to be read reliably.
         self.rounds = rounds
+        # Where the benchmarked code is, relative to the program, when it is
+        # not the program itself (a shared library behind a libtool wrapper).
+        self.code = code
+
+    def code_object(self, program):
+        """The ELF file holding the code the benchmark exercises: what
+        --survival audits and measures."""
+        return (Path(program).parent / self.code).resolve() if self.code else program
 
     def build(self, cc, cxx, flags, out):
         projects.build(self.project, cc, cxx, flags, out, jobs=1)
@@ -180,7 +189,8 @@ BENCHMARKS = {
     "xz": Benchmark("xz", "xz", "xz", ["-6", "-T1", "-c", "-q", "{data}/text-small"],
                     inputs=[("text-small", 6 << 20, "text")]),
     "expat": Benchmark("expat", "expat", "xmlwf", ["{data}/doc.xml"],
-                       inputs=[("doc.xml", 48 << 20, "xml")], rounds=6),
+                       inputs=[("doc.xml", 48 << 20, "xml")], rounds=6,
+                       code="../.libs/libexpat.so"),
     "secp256k1": Secp256k1Bench("secp256k1", "secp256k1", "bench_verify", []),
     "leveldb": Benchmark("leveldb", "leveldb", "db_bench",
                          ["--benchmarks=fillseq,fillrandom,readrandom,readseq",
@@ -464,12 +474,12 @@ def miss_rows(counts):
 def security_rows(bench, builds):
     """{configuration: survival and size} of each divcc configuration
     (see the module's documentation), and the clang-19 build's .text bytes."""
-    base = builds[("clang-19", 0)]
+    base = bench.code_object(builds[("clang-19", 0)])
     base_text = text_size(base)
     variants = {}
     for (cname, _), program in builds.items():
         if cname != "clang-19":
-            variants.setdefault(cname, []).append(program)
+            variants.setdefault(cname, []).append(bench.code_object(program))
     rows = {}
     for cname, programs in variants.items():
         log(f"{bench.name}: auditing {cname} ({len(programs)} variant"
