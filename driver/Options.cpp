@@ -229,7 +229,7 @@ const OptionInfo Options[] = {
      }},
     {"-fdiversify-gap-max=", "BYTES",
      "Gaps: put up to BYTES bytes of traps in each place control never falls "
-     "through (0-256, default 16)",
+     "through (0-256, default 4)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
        return parseBounded(Spelling, V, 0, 256,
                            S.Result.Cfg.Diversity.Gaps.MaxBytes);

@@ -155,8 +155,11 @@ TEST_F(OptionsTest, EmptyCommandLine) {
   EXPECT_TRUE(P.ClangArgs.empty());
   EXPECT_EQ(P.Cfg.Diversity.Transformations.str(),
             TransformationSet::defaultSet().str());
-  EXPECT_TRUE(P.Cfg.Diversity.Transformations.has(Transformation::Nops));
-  EXPECT_TRUE(P.Cfg.Diversity.Transformations.has(Transformation::Funcs));
+  // What moves code for no instruction executed (docs/performance.md).
+  EXPECT_EQ(P.Cfg.Diversity.Transformations.str(),
+            "funcs,sched,globals,blocks,subst,offset,gaps");
+  EXPECT_EQ(P.Cfg.Diversity.Blocks, BlockShuffleMode::Chains);
+  EXPECT_EQ(P.Cfg.Diversity.Gaps.MaxBytes, 4u);
   EXPECT_TRUE(P.Cfg.diversifying());
   EXPECT_EQ(P.Cfg.Diversity.Nops.MaxRun, 1u);
   EXPECT_EQ(P.Cfg.Diversity.Nops.Uniform.threshold(),

@@ -151,7 +151,7 @@ static cl::opt<unsigned>
 static cl::opt<unsigned>
     GapMax("fdiversify-gap-max",
            cl::desc("gaps: at most this much trap padding in one place, 0 to "
-                    "256 bytes (default 16)"),
+                    "256 bytes (default 4)"),
            cl::value_desc("bytes"), cl::cat(Category));
 static cl::opt<unsigned>
     GlobalPad("fdiversify-global-pad",
