@@ -54,6 +54,23 @@ Error invalidValue(StringRef Spelling, StringRef Value, StringRef Why) {
                                Value + "': " + Why);
 }
 
+/// Sets \p Out to the mode named \p V, one of \p Modes; another name is an
+/// error that lists them.
+template <typename ModeT>
+Error parseMode(StringRef Spelling, StringRef V,
+                std::initializer_list<std::pair<StringRef, ModeT>> Modes,
+                ModeT &Out) {
+  std::string Known;
+  for (auto [Name, Mode] : Modes) {
+    if (V == Name) {
+      Out = Mode;
+      return Error::success();
+    }
+    Known += (Known.empty() ? "expected '" : " or '") + Name.str() + "'";
+  }
+  return invalidValue(Spelling, V, Known);
+}
+
 Error parseBounded(StringRef Spelling, StringRef V, unsigned Lo, unsigned Hi,
                    unsigned &Out) {
   unsigned N;
@@ -258,25 +275,19 @@ const OptionInfo Options[] = {
      "jump added, the default) or 'all' (every block; broken fall-throughs "
      "become jumps)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       if (V == "chains")
-         S.Result.Cfg.Diversity.Blocks = BlockShuffleMode::Chains;
-       else if (V == "all")
-         S.Result.Cfg.Diversity.Blocks = BlockShuffleMode::All;
-       else
-         return invalidValue(Spelling, V, "expected 'chains' or 'all'");
-       return Error::success();
+       return parseMode(Spelling, V,
+                        {{"chains", BlockShuffleMode::Chains},
+                         {"all", BlockShuffleMode::All}},
+                        S.Result.Cfg.Diversity.Blocks);
      }},
     {"-fdiversify-sched=", "MODE",
      "Schedule randomization: 'jitter' (break the scheduler's ties at "
      "random, the default) or 'random' (any ready instruction)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       if (V == "jitter")
-         S.Result.Cfg.Diversity.Sched = ScheduleMode::Jitter;
-       else if (V == "random")
-         S.Result.Cfg.Diversity.Sched = ScheduleMode::Random;
-       else
-         return invalidValue(Spelling, V, "expected 'jitter' or 'random'");
-       return Error::success();
+       return parseMode(
+           Spelling, V,
+           {{"jitter", ScheduleMode::Jitter}, {"random", ScheduleMode::Random}},
+           S.Result.Cfg.Diversity.Sched);
      }},
     {"-fdiversify-seed-file=", "PATH",
      "Read the secret seed from the file PATH (all of its bytes)",

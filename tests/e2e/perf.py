@@ -256,23 +256,32 @@ def check_compare(work, check):
           str(list(TMPDIR.iterdir())))
 
 
-def check_instructions(work, key, check):
-    variants, runs = 3, 2
+def counted_perf(work, key, check, metric, variants, runs, *extra):
+    """divtool perf --metric METRIC --json over the benchmark project: its
+    JSON, or None (failed checks) if it failed or printed no JSON."""
     code, stdout, err = divtool(
         "perf", "--variants", variants, "--runs", runs, "--seed-file", key,
-        "--metric", "instructions", "--build", "make CC=divcc",
-        "--source", work / "proj", "--out", work / "instructions", "--json",
+        "--metric", metric, "--build", "make CC=divcc",
+        "--source", work / "proj", "--out", work / metric, "--json", *extra,
         "--", "./bench", "1")
-    if not check(code == 0, "perf --metric instructions: exit 0", err):
-        return
+    if not check(code == 0, f"perf --metric {metric}: exit 0", err):
+        return None
     try:
         j = json.loads(stdout)
     except json.JSONDecodeError as e:
-        check(False, "perf --metric instructions prints JSON",
+        check(False, f"perf --metric {metric} prints JSON",
               f"{e}\n{stdout[:2000]}")
-        return
-    check(j.get("metric") == "instructions", 'the metric is "instructions"',
+        return None
+    check(j.get("metric") == metric, f'the metric is "{metric}"',
           str(j.get("metric")))
+    return j
+
+
+def check_instructions(work, key, check):
+    variants, runs = 3, 2
+    j = counted_perf(work, key, check, "instructions", variants, runs)
+    if j is None:
+        return
     b = j["builds"][0]
     vs = b["variants"]
     check(len(vs) == variants and all(
@@ -304,21 +313,10 @@ COUNTS = {"instructions": "instructions", "i1-misses": "i1_misses",
 def check_misses(work, key, check):
     variants, runs = 2, 2
     page = work / "misses.html"
-    code, stdout, err = divtool(
-        "perf", "--variants", variants, "--runs", runs, "--seed-file", key,
-        "--metric", "d1-misses", "--build", "make CC=divcc",
-        "--source", work / "proj", "--out", work / "misses", "--json",
-        "--html", page, "--", "./bench", "1")
-    if not check(code == 0, "perf --metric d1-misses: exit 0", err):
+    j = counted_perf(work, key, check, "d1-misses", variants, runs,
+                     "--html", page)
+    if j is None:
         return
-    try:
-        j = json.loads(stdout)
-    except json.JSONDecodeError as e:
-        check(False, "perf --metric d1-misses prints JSON",
-              f"{e}\n{stdout[:2000]}")
-        return
-    check(j.get("metric") == "d1-misses", 'the metric is "d1-misses"',
-          str(j.get("metric")))
     b = j["builds"][0]
     vs = b["variants"]
     check(len(vs) == variants and all(
