@@ -12,7 +12,11 @@
 //           jump, a return, a tail call), and no fall-through is broken, so
 //           no jump is added. Code after the entry's run still moves, for
 //           no instruction executed (a jump that now targets the next block
-//           even disappears).
+//           even disappears). Runs that LLVM's estimate calls cold (run
+//           less than 1/16 as often as the entry: error paths, calls that
+//           do not return) are shuffled among themselves after the others,
+//           so that they do not come between the hot ones: mixed in, they
+//           cost sqlite 30-40% more instruction-cache misses.
 //
 // Mode all:
 //
@@ -46,7 +50,7 @@
 // Cost: in mode all, block placement's fall-throughs become jumps (about
 // 16% more text on the corpus at -O2) and hot loops may be split across the
 // function. In mode chains, no instruction is added; the runs of a loop may
-// still be placed apart, and cold runs between hot ones.
+// still be placed apart.
 //
 // Invariants:
 //   - The control-flow graph is unchanged (same successors, same
@@ -72,6 +76,7 @@
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
@@ -87,6 +92,13 @@ STATISTIC(NumUpdated, "Blocks whose terminators were rewritten");
 namespace divcc {
 namespace {
 
+/// A block in the layout before shuffling.
+struct Block {
+  MachineBasicBlock *MBB;
+  MachineBasicBlock *OldNext; // layout successor before shuffling, or null
+  bool Analyzable;            // the target understands its terminators
+};
+
 class BlockShuffle : public MachineFunctionPass {
 public:
   static char ID;
@@ -97,6 +109,8 @@ public:
   void getAnalysisUsage(AnalysisUsage &AU) const override {
     // Blocks are renumbered, and analyses of LLVM 19 may index by number:
     // nothing is claimed preserved (like block placement itself).
+    if (Mode == BlockShuffleMode::Chains)
+      AU.addRequired<MachineBlockFrequencyInfoWrapperPass>();
     MachineFunctionPass::getAnalysisUsage(AU);
   }
   MachineFunctionProperties getRequiredProperties() const override {
@@ -107,18 +121,15 @@ public:
   bool runOnMachineFunction(MachineFunction &MF) override;
 
 private:
+  /// Whether every block of \p Chain runs less than 1/16 as often as the
+  /// entry, by LLVM's estimate (a profile's counts when there is one).
+  bool isColdChain(ArrayRef<Block> Chain) const;
+
   BlockShuffleMode Mode;
   StreamSource Streams;
 };
 
 char BlockShuffle::ID = 0;
-
-/// A block in the layout before shuffling.
-struct Block {
-  MachineBasicBlock *MBB;
-  MachineBasicBlock *OldNext; // layout successor before shuffling, or null
-  bool Analyzable;            // the target understands its terminators
-};
 
 /// Whether \p MBB, whose terminators the target cannot analyze, may fall
 /// into its layout successor: unless its last real instruction is a barrier
@@ -127,6 +138,15 @@ struct Block {
 bool mayFallThrough(MachineBasicBlock &MBB) {
   MachineBasicBlock::iterator Last = MBB.getLastNonDebugInstr();
   return Last == MBB.end() || !Last->isBarrier();
+}
+
+bool BlockShuffle::isColdChain(ArrayRef<Block> Chain) const {
+  const MachineBlockFrequencyInfo &MBFI =
+      getAnalysis<MachineBlockFrequencyInfoWrapperPass>().getMBFI();
+  uint64_t Threshold = MBFI.getEntryFreq().getFrequency() / 16;
+  return llvm::all_of(Chain, [&](const Block &B) {
+    return MBFI.getBlockFreq(B.MBB).getFrequency() < Threshold;
+  });
 }
 
 bool BlockShuffle::runOnMachineFunction(MachineFunction &MF) {
@@ -158,15 +178,22 @@ bool BlockShuffle::runOnMachineFunction(MachineFunction &MF) {
   if (NumChains < 3)
     return false; // the entry's chain stays first: one order is possible
 
-  // Chain 0 holds the entry block and stays first.
-  SmallVector<unsigned, 32> Order;
-  for (unsigned I = 1; I < NumChains; ++I)
-    Order.push_back(I);
+  // Chain 0 holds the entry block and stays first. In mode chains, the
+  // cold chains follow the others (see the top).
+  SmallVector<unsigned, 32> Order, Cold;
+  for (unsigned I = 1; I < NumChains; ++I) {
+    bool IsCold = Mode == BlockShuffleMode::Chains &&
+                  isColdChain(ArrayRef(Layout).slice(
+                      ChainStart[I], ChainStart[I + 1] - ChainStart[I]));
+    (IsCold ? Cold : Order).push_back(I);
+  }
   std::unique_ptr<RandomStream> Random =
       Streams.forFunction(Transformation::Blocks, MF.getName());
   if (!Random)
     return false;
   Random->shuffle(MutableArrayRef<unsigned>(Order));
+  Random->shuffle(MutableArrayRef<unsigned>(Cold));
+  Order.append(Cold);
   NumShuffled += Layout.size() - ChainStart[1];
 
   for (unsigned Chain : Order)

@@ -23,7 +23,7 @@ static const TransformationInfo Table[] = {
      "shuffle stack slots and pad stack frames"},
     {Transformation::Globals, "globals", true, false,
      "shuffle global variables within each object file"},
-    {Transformation::Blocks, "blocks", true, true,
+    {Transformation::Blocks, "blocks", false, true,
      "shuffle the order of basic blocks within functions"},
     {Transformation::Subst, "subst", true, true,
      "substitute equivalent instructions"},
