@@ -8,6 +8,7 @@
 #include "llvm/MC/MCContext.h"
 #include "llvm/MC/MCDisassembler/MCDisassembler.h"
 #include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCInstrInfo.h"
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -60,7 +61,8 @@ Disassembler::create(Triple::ArchType Arch) {
   D->Dis.reset(TheTarget->createMCDisassembler(*D->STI, *D->Ctx));
   D->Printer.reset(TheTarget->createMCInstPrinter(
       *T, D->Target->printerVariant(), *D->MAI, *D->MII, *D->MRI));
-  if (!D->Dis || !D->Printer)
+  D->MIA.reset(TheTarget->createMCInstrAnalysis(D->MII.get()));
+  if (!D->Dis || !D->Printer || !D->MIA)
     return disassemblerError("LLVM has no disassembler for " + T->str());
   return D;
 }
@@ -98,6 +100,41 @@ std::string Disassembler::print(ArrayRef<uint8_t> Bytes,
     Offset += Size;
   }
   return Text;
+}
+
+std::optional<uint64_t> Disassembler::pcRelativeTarget(const MCInst &I,
+                                                       uint64_t Address,
+                                                       unsigned Size) const {
+  const MCInstrDesc &Desc = MII->get(I.getOpcode());
+  uint64_t Target;
+  // AArch64's evaluateBranch also "evaluates" ADR and ADRP, whose operands
+  // count pages or bytes, not instructions: only branches and calls.
+  if ((Desc.isBranch() || Desc.isCall()) &&
+      MIA->evaluateBranch(I, Address, Size, Target))
+    return Target;
+  return MIA->evaluateMemoryOperandAddress(I, STI.get(), Address, Size);
+}
+
+bool Disassembler::sameExceptDisplacements(const MCInst &A,
+                                           const MCInst &B) const {
+  if (A.getOpcode() != B.getOpcode() ||
+      A.getNumOperands() != B.getNumOperands())
+    return false;
+  const MCInstrDesc &Desc = MII->get(A.getOpcode());
+  for (unsigned Op = 0; Op < A.getNumOperands(); ++Op) {
+    const MCOperand &X = A.getOperand(Op), &Y = B.getOperand(Op);
+    if (X.isImm() && Y.isImm() && Op < Desc.getNumOperands() &&
+        (Desc.operands()[Op].OperandType == MCOI::OPERAND_PCREL ||
+         Desc.operands()[Op].OperandType == MCOI::OPERAND_MEMORY))
+      continue;
+    if (!X.isValid() || !Y.isValid() || X.isReg() != Y.isReg() ||
+        X.isImm() != Y.isImm())
+      return false;
+    if ((X.isReg() && X.getReg() != Y.getReg()) ||
+        (X.isImm() && X.getImm() != Y.getImm()) || (!X.isReg() && !X.isImm()))
+      return false;
+  }
+  return true;
 }
 
 namespace {

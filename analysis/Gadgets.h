@@ -29,6 +29,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,7 @@ class MCAsmInfo;
 class MCContext;
 class MCDisassembler;
 class MCInstPrinter;
+class MCInstrAnalysis;
 class MCInstrInfo;
 class MCRegisterInfo;
 class MCSubtargetInfo;
@@ -60,6 +62,18 @@ public:
                   llvm::MCInst &I) const;
   /// The instructions of \p Bytes as text, "pop rdi ; ret".
   std::string print(llvm::ArrayRef<uint8_t> Bytes, uint64_t Address) const;
+  /// The address \p I, decoded at \p Address with \p Size bytes, reaches
+  /// through a PC-relative operand: a direct branch or call's target, or
+  /// the memory a RIP-relative operand reads or writes. None if it has no
+  /// such operand or LLVM cannot tell (AArch64's ADRP is not followed).
+  std::optional<uint64_t> pcRelativeTarget(const llvm::MCInst &I,
+                                           uint64_t Address,
+                                           unsigned Size) const;
+  /// Whether \p A and \p B are the same instruction except perhaps for
+  /// their PC-relative displacements (immediates of branch-target or memory
+  /// operands): the same opcode and every other operand equal.
+  bool sameExceptDisplacements(const llvm::MCInst &A,
+                               const llvm::MCInst &B) const;
   const GadgetTarget &target() const { return *Target; }
 
 private:
@@ -72,6 +86,7 @@ private:
   std::unique_ptr<llvm::MCContext> Ctx;
   std::unique_ptr<llvm::MCDisassembler> Dis;
   std::unique_ptr<llvm::MCInstPrinter> Printer;
+  std::unique_ptr<llvm::MCInstrAnalysis> MIA;
   std::unique_ptr<GadgetTarget> Target;
 };
 

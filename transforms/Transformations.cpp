@@ -11,7 +11,7 @@ using namespace llvm;
 namespace divcc {
 
 static const TransformationInfo Table[] = {
-    {Transformation::Nops, "nops", true, true,
+    {Transformation::Nops, "nops", false, true,
      "insert no-op instructions between machine instructions"},
     {Transformation::Funcs, "funcs", true, false,
      "shuffle the order of functions within each object file"},
@@ -25,13 +25,13 @@ static const TransformationInfo Table[] = {
      "shuffle global variables within each object file"},
     {Transformation::Blocks, "blocks", false, true,
      "shuffle the order of basic blocks within functions"},
-    {Transformation::Subst, "subst", false, true,
+    {Transformation::Subst, "subst", true, true,
      "substitute equivalent instructions"},
     {Transformation::Link, "link", false, false,
      "shuffle all functions of the program at link time (with lld)"},
     {Transformation::Offset, "offset", true, false,
      "move the PLT and the C runtime's code by a random distance at link time"},
-    {Transformation::Gaps, "gaps", false, true,
+    {Transformation::Gaps, "gaps", true, true,
      "pad with traps where control never falls through (after jumps, "
      "returns, tail calls, and between functions)"},
 };

@@ -23,9 +23,11 @@
 //     the registry's, the variant is also rebuilt exactly as shipped
 //     (without -g; its code must be the registry's); functions are named
 //     from that rebuild's symbols, and a function's file and line are
-//     read from the -g rebuild only where it holds the same bytes for that
-//     function (at the same offset from its start). Elsewhere only the
-//     function is given.
+//     read from the -g rebuild only where it holds the same code for that
+//     function: the same instructions, whose calls, jumps and RIP-relative
+//     accesses reach the same places, though perhaps by other
+//     displacements, since a function whose size -g changes moves the ones
+//     after it (FunctionTable.h). Elsewhere only the function is given.
 //
 // Which case applies is said on standard error, for the run and for each
 // address given only its function; standard output keeps
@@ -37,8 +39,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/Gadgets.h"
 #include "divtool/CommandLine.h"
 #include "divtool/Subcommands.h"
+#include "divtool/population/FunctionTable.h"
 #include "divtool/population/VariantBuild.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -130,82 +134,6 @@ Expected<ArtifactRecord> artifactOf(StringRef Binary, const VariantRecord &V,
                    "(divtool identify tells which variant it is)");
 }
 
-/// The functions of an ELF file, from its symbol table: local functions of
-/// the same name are told apart by their rank in address order, which a
-/// rebuild with -g keeps (the same functions, in the same order).
-class FunctionTable {
-public:
-  struct Function {
-    std::string Name;
-    unsigned Rank = 0;
-    uint64_t Address = 0, Size = 0;
-    StringRef Bytes; ///< Empty if not in the file (NOBITS).
-  };
-
-  static Expected<FunctionTable> read(StringRef Path) {
-    FunctionTable T;
-    Expected<object::OwningBinary<object::ObjectFile>> Obj =
-        object::ObjectFile::createObjectFile(Path);
-    if (!Obj)
-      return Obj.takeError();
-    auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj->getBinary());
-    if (!Elf)
-      return makeError("'" + Path + "' is not an ELF file");
-    for (const object::ELFSymbolRef &S : Elf->symbols()) {
-      Expected<object::SymbolRef::Type> Type = S.getType();
-      Expected<StringRef> Name = S.getName();
-      Expected<uint64_t> Address = S.getAddress();
-      Expected<object::section_iterator> Section = S.getSection();
-      if (!Type || !Name || !Address || !Section ||
-          *Type != object::SymbolRef::ST_Function || S.getSize() == 0 ||
-          *Section == Elf->section_end()) {
-        consumeError(Type.takeError());
-        consumeError(Name.takeError());
-        consumeError(Address.takeError());
-        consumeError(Section.takeError());
-        continue;
-      }
-      Function F{Name->str(), 0, *Address, S.getSize(), {}};
-      const object::SectionRef &Sec = **Section;
-      if (!Sec.isBSS() && *Address >= Sec.getAddress() &&
-          *Address + F.Size <= Sec.getAddress() + Sec.getSize()) {
-        if (Expected<StringRef> Contents = Sec.getContents())
-          F.Bytes = Contents->substr(*Address - Sec.getAddress(), F.Size);
-        else
-          consumeError(Contents.takeError());
-      }
-      T.Functions.push_back(std::move(F));
-    }
-    llvm::sort(T.Functions, [](const Function &A, const Function &B) {
-      return std::tie(A.Address, A.Name) < std::tie(B.Address, B.Name);
-    });
-    StringMap<unsigned> Seen;
-    for (Function &F : T.Functions)
-      F.Rank = Seen[F.Name]++;
-    T.File = std::move(*Obj);
-    return T;
-  }
-
-  /// The function \p Address is in, if any.
-  const Function *at(uint64_t Address) const {
-    for (const Function &F : Functions)
-      if (Address >= F.Address && Address - F.Address < F.Size)
-        return &F;
-    return nullptr;
-  }
-  /// The function of \p Name and \p Rank, if any.
-  const Function *find(StringRef Name, unsigned Rank) const {
-    for (const Function &F : Functions)
-      if (F.Name == Name && F.Rank == Rank)
-        return &F;
-    return nullptr;
-  }
-
-private:
-  object::OwningBinary<object::ObjectFile> File;
-  std::vector<Function> Functions;
-};
-
 /// Where the line information comes from.
 struct DebugSource {
   /// The file whose DWARF describes the customer's code, or (with Exact)
@@ -213,6 +141,8 @@ struct DebugSource {
   std::string DebugFile;
   /// Set when DebugFile's code is not the customer's: the exact rebuild.
   std::optional<FunctionTable> Exact, WithDebug;
+  /// Decodes both when their bytes differ.
+  std::unique_ptr<Disassembler> Decoder;
   /// Prefixes removed from file names: the trees and the source tree.
   std::vector<std::string> Roots;
 };
@@ -250,7 +180,7 @@ Error symbolizeAll(const DebugSource &D, ArrayRef<uint64_t> Addresses) {
       const FunctionTable::Function *F = D.Exact->at(Address);
       const FunctionTable::Function *G =
           F ? D.WithDebug->find(F->Name, F->Rank) : nullptr;
-      if (!F || !G || F->Bytes.empty() || F->Bytes != G->Bytes) {
+      if (!F || !G || !sameCode(*D.Exact, *F, *D.WithDebug, *G, *D.Decoder)) {
         errs() << "divtool symbolize: "
                << format("0x%" PRIx64, Address) << ": regenerated, "
                << (F ? "function only (-g changes the code of " +
@@ -413,6 +343,10 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C,
       Expected<FunctionTable> WithDebug = FunctionTable::read(File);
       if (!WithDebug)
         return reportError(WithDebug.takeError());
+      Expected<std::unique_ptr<Disassembler>> Decoder = Exact->disassembler();
+      if (!Decoder)
+        return reportError(Decoder.takeError());
+      D.Decoder = std::move(*Decoder);
       D.Exact.emplace(std::move(*Exact));
       D.WithDebug.emplace(std::move(*WithDebug));
       errs() << "divtool symbolize: debug information from the rebuild with "

@@ -155,8 +155,9 @@ TEST_F(OptionsTest, EmptyCommandLine) {
   EXPECT_TRUE(P.ClangArgs.empty());
   EXPECT_EQ(P.Cfg.Diversity.Transformations.str(),
             TransformationSet::defaultSet().str());
+  // What moves code for no instruction executed (docs/performance.md).
   EXPECT_EQ(P.Cfg.Diversity.Transformations.str(),
-            "nops,funcs,sched,globals,offset");
+            "funcs,sched,globals,subst,offset,gaps");
   EXPECT_EQ(P.Cfg.Diversity.Blocks, BlockShuffleMode::Chains);
   EXPECT_EQ(P.Cfg.Diversity.Gaps.MaxBytes, 4u);
   EXPECT_TRUE(P.Cfg.diversifying());
