@@ -160,14 +160,18 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
     PM.add(createGlobalShufflePass(Options.Globals, *Streams));
   if (T.has(Transformation::Frames))
     PM.add(createFrameRandomizationPass(Options.Frames, *Streams));
-  // Machine transformations anchored to LLVM's passes. Both anchors run
-  // only when optimizing: at -O0 there is no scheduler and no placement.
+  // Machine transformations anchored to LLVM's passes. The anchors run only
+  // when optimizing: at -O0 there is no scheduler, no placement and no
+  // shrink-wrapping (the last pass before prologue and epilogue insertion).
   if (T.has(Transformation::Regs))
     PassConfig->insertPass(&MachineSchedulerID,
                            createRegisterHintPass(Options.Regs, *Streams));
   if (T.has(Transformation::Blocks))
     PassConfig->insertPass(&MachineBlockPlacementID,
                            createBlockShufflePass(Options.Blocks, *Streams));
+  if (T.has(Transformation::Saves))
+    PassConfig->insertPass(&ShrinkWrapID,
+                           createCalleeSaveShufflePass(*Streams));
 
   // Machine transformations on final code: right before the assembly
   // printer, or, on targets whose last machine passes measure code size

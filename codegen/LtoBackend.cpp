@@ -111,7 +111,7 @@ ltoTargetMachine(const lto::Config &C, const Module &M) {
                                  M.getTargetTriple() + "'");
   if (std::optional<uint64_t> Threshold = M.getLargeDataThreshold())
     TM->setLargeDataThreshold(*Threshold);
-  return std::move(TM);
+  return TM;
 }
 
 /// The pipeline of LTO's codegen(): no explicit TargetTransformInfo (the
@@ -174,7 +174,7 @@ readModule(StringRef ModuleId,
         break;
       }
     if (Err)
-      return std::move(Err);
+      return Err;
     if (!Member)
       return createStringError(inconvertibleErrorCode(),
                                "no member at offset %llu in '%s'",

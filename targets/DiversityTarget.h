@@ -82,6 +82,10 @@ public:
   /// own scheduler for the target adds it, or null if there are none.
   virtual std::unique_ptr<llvm::ScheduleDAGMutation>
   createMacroFusionMutation() const;
+  /// Whether the frame lowering saves and restores callee-saved registers
+  /// in whatever order the function's callee-saved list gives, one at a
+  /// time, so that any permutation of the list is as good as clang's.
+  virtual bool savesCalleeSavedInAnyOrder() const { return false; }
   /// Whether the target's pre-register-allocation scheduler clusters
   /// neighbouring loads and stores (LLVM's cluster mutations, which pair
   /// them up for ldp/stp).

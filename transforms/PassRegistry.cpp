@@ -42,6 +42,9 @@ static const RegisteredPass Table[] = {
      "late machine pass: inserts no-ops"},
     {"divcc-gaps", Transformation::Gaps, PassLevel::Machine,
      "last machine pass: trap padding where control never falls through"},
+    {"divcc-saves", Transformation::Saves, PassLevel::Machine,
+     "machine pass right before prologue/epilogue insertion: the order of "
+     "callee-saved saves and restores"},
 };
 
 ArrayRef<RegisteredPass> registeredPasses() { return Table; }
@@ -106,6 +109,9 @@ PassInstance createRegisteredPass(const RegisteredPass &Entry,
     break;
   case Transformation::Gaps:
     Result.P = createTrapGapPass(Options.Gaps, std::move(Streams));
+    break;
+  case Transformation::Saves:
+    Result.P = createCalleeSaveShufflePass(std::move(Streams));
     break;
   case Transformation::Link:
   case Transformation::Offset:

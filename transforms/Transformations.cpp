@@ -34,6 +34,9 @@ static const TransformationInfo Table[] = {
     {Transformation::Gaps, "gaps", true, true,
      "pad with traps where control never falls through (after jumps, "
      "returns, tail calls, and between functions)"},
+    {Transformation::Saves, "saves", true, true,
+     "shuffle the order in which callee-saved registers are saved and "
+     "restored (x86-64)"},
 };
 static_assert(std::size(Table) == unsigned(Transformation::Count),
               "every transformation needs a row");

@@ -31,6 +31,7 @@ enum class Transformation : unsigned {
   Link,
   Offset,
   Gaps,
+  Saves,
   Count
 };
 

@@ -126,6 +126,12 @@ public:
     return createX86SubstitutionTarget(STI);
   }
 
+  // X86FrameLowering pushes the general-purpose registers of the list one
+  // by one (the frame pointer always first, apart from the list) and pops
+  // them in reverse; XMM registers (Win64, interrupt handlers) get slots of
+  // their own.
+  bool savesCalleeSavedInAnyOrder() const override { return true; }
+
   // x86's assembler relaxes branches itself: the late passes run last.
 
   TrapPadding trapPadding() const override {

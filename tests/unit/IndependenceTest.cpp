@@ -616,7 +616,7 @@ TEST_P(IndependenceOfCodeTest, CodeIsDecidedByTheTransformationAlone) {
 
 INSTANTIATE_TEST_SUITE_P(Independence, IndependenceOfCodeTest,
                          ::testing::Values("sched", "regs", "frames", "blocks",
-                                           "subst", "gaps"),
+                                           "subst", "gaps", "saves"),
                          [](const auto &Info) {
                            return std::string(Info.param);
                          });
@@ -661,7 +661,7 @@ TEST_P(FunctionFilterTest, TurningOneFunctionOffChangesNoOther) {
 
 INSTANTIATE_TEST_SUITE_P(Independence, FunctionFilterTest,
                          ::testing::Values("nops", "sched", "regs", "frames",
-                                           "blocks", "subst"),
+                                           "blocks", "subst", "saves"),
                          [](const auto &Info) {
                            return std::string(Info.param);
                          });
