@@ -7,28 +7,30 @@
 // RUN: %clang --driver-mode=g++ -O2 %s -o %t/clang
 // RUN: %t/clang 7 > %t/clang.out
 // RUN: %divxx -O2 -fno-diversify %s -o %t/plain
-// RUN: %divxx -O2 -fdiversify=saves -frandom-seed=1 -mllvm
-// -verify-machineinstrs %s -o %t/one RUN: %divxx -O2 -fdiversify=saves
-// -frandom-seed=2 -mllvm -verify-machineinstrs %s -o %t/two RUN: %divxx -O2
-// -fdiversify=saves,sched,subst,gaps,funcs -frandom-seed=3 %s -o %t/mixed RUN:
-// %t/one 7 | diff %t/clang.out - RUN: %t/two 7 | diff %t/clang.out - RUN:
-// %t/mixed 7 | diff %t/clang.out - RUN: python3 %S/Inputs/push_orders.py
-// %t/plain %t/one %t/two | %FileCheck %s CHECK:      same registers: yes
+// RUN: %divxx -O2 -fdiversify=saves -frandom-seed=1 -mllvm -verify-machineinstrs %s -o %t/one
+// RUN: %divxx -O2 -fdiversify=saves -frandom-seed=2 -mllvm -verify-machineinstrs %s -o %t/two
+// RUN: %divxx -O2 -fdiversify=saves,sched,subst,gaps,funcs -frandom-seed=3 %s -o %t/mixed
+// RUN: %t/one 7 | diff %t/clang.out -
+// RUN: %t/two 7 | diff %t/clang.out -
+// RUN: %t/mixed 7 | diff %t/clang.out -
+// RUN: python3 %S/Inputs/push_orders.py %t/plain %t/one %t/two | %FileCheck %s
+// CHECK:      same registers: yes
 // CHECK-NEXT: pops mirror pushes: yes
-// CHECK-NEXT: functions saving two or more: [[N:[0-9]+]], in another order:
-// {{[1-9][0-9]*}} CHECK-NEXT: same registers: yes CHECK-NEXT: pops mirror
-// pushes: yes CHECK-NEXT: functions saving two or more: [[N]], in another
-// order: {{[1-9][0-9]*}} RUN: not cmp -s %t/one %t/two
+// CHECK-NEXT: functions saving two or more: [[N:[0-9]+]], in another order: {{[1-9][0-9]*}}
+// CHECK-NEXT: same registers: yes
+// CHECK-NEXT: pops mirror pushes: yes
+// CHECK-NEXT: functions saving two or more: [[N]], in another order: {{[1-9][0-9]*}}
+// RUN: not cmp -s %t/one %t/two
 //
 // -g changes no byte of the code; without saves listed, clang's order.
 // RUN: %divxx -O2 -c -fdiversify=saves -frandom-seed=1 %s -o %t/nodebug.o
 // RUN: %divxx -O2 -c -g -fdiversify=saves -frandom-seed=1 %s -o %t/debug.o
-// RUN: llvm-objcopy-19 -O binary --only-section=.text %t/nodebug.o
-// %t/nodebug.text RUN: llvm-objcopy-19 -O binary --only-section=.text
-// %t/debug.o %t/debug.text RUN: cmp %t/nodebug.text %t/debug.text RUN: %divxx
-// -O2 -fdiversify=sched,subst,funcs -frandom-seed=1 %s -o %t/unlisted RUN:
-// python3 %S/Inputs/push_orders.py %t/plain %t/unlisted | %FileCheck %s
-// --check-prefix=UNLISTED UNLISTED: in another order: 0
+// RUN: llvm-objcopy-19 -O binary --only-section=.text %t/nodebug.o %t/nodebug.text
+// RUN: llvm-objcopy-19 -O binary --only-section=.text %t/debug.o %t/debug.text
+// RUN: cmp %t/nodebug.text %t/debug.text
+// RUN: %divxx -O2 -fdiversify=sched,subst,funcs -frandom-seed=1 %s -o %t/unlisted
+// RUN: python3 %S/Inputs/push_orders.py %t/plain %t/unlisted | %FileCheck %s --check-prefix=UNLISTED
+// UNLISTED: in another order: 0
 
 #include <cstdio>
 #include <cstdlib>
