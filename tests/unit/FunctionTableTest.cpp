@@ -108,35 +108,35 @@ TEST_F(FunctionTableTest, SameCodeAfterAMove) {
   EXPECT_EQ(Base->placeOf(F->Address + 1), "function f#0+1");
 }
 
-TEST_F(FunctionTableTest, OtherCallTarget) {
+/// a made longer, as in SameCodeAfterAMove, and f changed by \p Change.
+Program movedAnd(void (*Change)(Program &)) {
   Program P;
   P.A = "nop\nnop\nret";
-  P.FirstCall = "g";
-  std::optional<FunctionTable> Other = read("calls", P);
+  Change(P);
+  return P;
+}
+
+TEST_F(FunctionTableTest, OtherCallTarget) {
+  auto Other = read("calls", movedAnd([](Program &P) { P.FirstCall = "g"; }));
   ASSERT_TRUE(Other);
   EXPECT_FALSE(same(*Other));
 }
 
 TEST_F(FunctionTableTest, OtherGlobal) {
-  Program P;
-  P.A = "nop\nnop\nret";
-  P.Global = "other";
-  std::optional<FunctionTable> Other = read("global", P);
+  auto Other = read("global", movedAnd([](Program &P) { P.Global = "other"; }));
   ASSERT_TRUE(Other);
   EXPECT_FALSE(same(*Other));
 }
 
 TEST_F(FunctionTableTest, OtherImmediateNextToADisplacement) {
-  Program P;
-  P.A = "nop\nnop\nret";
-  P.Compared = "6";
-  std::optional<FunctionTable> Other = read("immediate", P);
+  auto Other =
+      read("immediate", movedAnd([](Program &P) { P.Compared = "6"; }));
   ASSERT_TRUE(Other);
   EXPECT_FALSE(same(*Other));
   // Unmoved, the same instruction differs only in its immediate.
   Program Unmoved;
   Unmoved.Compared = "6";
-  std::optional<FunctionTable> InPlace = read("in-place", Unmoved);
+  auto InPlace = read("in-place", Unmoved);
   ASSERT_TRUE(InPlace);
   EXPECT_FALSE(same(*InPlace));
 }
