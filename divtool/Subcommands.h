@@ -41,6 +41,10 @@ void addVerifySubcommand(CLI::App &Divtool, RunSubcommand &Run);
 void addIdentifySubcommand(CLI::App &Divtool, RunSubcommand &Run);
 void addSymbolizeSubcommand(CLI::App &Divtool, RunSubcommand &Run);
 
+/// Adds `rerandomize`: a golden master laid out again for one install
+/// (divtool/install/).
+void addRerandomizeSubcommand(CLI::App &Divtool, RunSubcommand &Run);
+
 /// Adds `perf`: timing a benchmark over layout variants (divtool/perf/).
 void addPerfSubcommand(CLI::App &Divtool, RunSubcommand &Run);
 

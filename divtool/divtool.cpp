@@ -34,6 +34,7 @@ int main(int Argc, char **Argv) {
   addVerifySubcommand(Divtool, Run);
   addIdentifySubcommand(Divtool, Run);
   addSymbolizeSubcommand(Divtool, Run);
+  addRerandomizeSubcommand(Divtool, Run);
   addPerfSubcommand(Divtool, Run);
   addTestSubcommand(Divtool, Run);
 

@@ -40,6 +40,13 @@ struct Config {
   /// DIVCC_CACHE_DIR / DIVCC_CACHE_SIZE: the front-end cache, if enabled.
   std::optional<CacheSettings> Cache;
 
+  /// -fdiversify-golden: link a golden master, which keeps its relocations
+  /// (--emit-relocs) so that divtool rerandomize can lay it out again.
+  bool GoldenMaster = false;
+  /// -fdiversify-golden-slack=BYTES: trap padding at the end of its .text,
+  /// room for BOLT's rewritten code.
+  unsigned GoldenSlack = 4096;
+
   /// -fdiversify-debug-crash (hidden): see DiversityPlan::CrashOnPurpose.
   bool DebugCrash = false;
 

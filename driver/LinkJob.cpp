@@ -186,12 +186,54 @@ static Error padStartFiles(Compilation &C, const Config &Cfg) {
   return Error::success();
 }
 
+/// -fdiversify-golden: the relocations of every input section stay in the
+/// program, which lets a binary rewriter (LLVM BOLT, run by divtool
+/// rerandomize) move every function and fix every reference to it. GNU ld
+/// and lld both spell it --emit-relocs. An object of trap padding, last on
+/// the link line, ends .text with slack (-fdiversify-golden-slack bytes):
+/// BOLT's code for a new order is a little larger than the linker's (other
+/// branch sizes, unaligned blocks), and it can take the original .text's
+/// place only if it fits there; otherwise it goes to a new segment, and
+/// the file grows by a page-aligned copy of the code.
+static Error makeGoldenMaster(Compilation &C, const Config &Cfg) {
+  std::string Obj;
+  if (Cfg.GoldenSlack > 0) {
+    const llvm::Triple &T = C.getDefaultToolChain().getTriple();
+    Obj = C.getDriver().GetTemporaryPath("divcc-golden", "o");
+    if (C.getArgs().hasArg(options::OPT__HASH_HASH_HASH)) {
+      sys::fs::remove(Obj);
+    } else {
+      C.addTempFile(C.getArgs().MakeArgString(Obj));
+      std::string Asm;
+      raw_string_ostream(Asm)
+          << "\t.text\n\t.fill " << Cfg.GoldenSlack << ", 1, "
+          << unsigned(trapPadding(T).FillByte) << "\n";
+      if (Error E = assembleCodeFreeObject(Asm, T, Obj))
+        return createStringError("cannot assemble the golden master's slack: " +
+                                 toString(std::move(E)));
+    }
+  }
+  for (Command &Cmd : C.getJobs()) {
+    if (!isa<LinkJobAction>(Cmd.getSource()) || isRelocatableLink(Cmd))
+      continue;
+    opt::ArgStringList LinkArgs = Cmd.getArguments();
+    LinkArgs.push_back("--emit-relocs");
+    if (!Obj.empty())
+      LinkArgs.push_back(C.getArgs().MakeArgString(Obj));
+    Cmd.replaceArguments(std::move(LinkArgs));
+  }
+  return Error::success();
+}
+
 Error diversifyLinkJobs(Compilation &C, const Config &Cfg) {
   bool Links = llvm::any_of(C.getJobs(), [](const Command &Cmd) {
     return isa<LinkJobAction>(Cmd.getSource());
   });
   if (!Links)
     return Error::success();
+  if (Cfg.GoldenMaster)
+    if (Error E = makeGoldenMaster(C, Cfg))
+      return E;
   if (Cfg.Diversity.Transformations.has(Transformation::Link))
     if (Error E = shuffleSections(C, Cfg))
       return E;

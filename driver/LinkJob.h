@@ -4,7 +4,9 @@
 // code: `link` (shuffle all functions of the program with lld) and `offset`
 // (move the code the linker and the C runtime add -- the PLT, the start
 // files -- by a random distance). Both derive what they need from their own
-// random stream and change only the link commands of the compilation.
+// random stream and change only the link commands of the compilation. A
+// golden master (-fdiversify-golden) keeps its relocations, for the
+// install-time layout of divtool rerandomize.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +27,8 @@ namespace divcc {
 struct Config;
 
 /// Applies the link-time transformations of \p Cfg to every link job of
-/// \p C. Fails (before anything runs) if they cannot be applied as asked.
+/// \p C, and keeps relocations for a golden master (-fdiversify-golden).
+/// Fails (before anything runs) if they cannot be applied as asked.
 llvm::Error diversifyLinkJobs(clang::driver::Compilation &C, const Config &Cfg);
 
 /// Assembles \p Body, assembly that adds no code that runs, into the object

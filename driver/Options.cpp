@@ -323,6 +323,19 @@ const OptionInfo Options[] = {
      "Diversify with the transformations in LIST (comma-separated names, "
      "'default' or 'all')",
      setTransformations},
+    {"-fdiversify-golden", "",
+     "Link a golden master: keep the relocations (--emit-relocs) that "
+     "'divtool rerandomize' needs to lay the program out again per install",
+     [](OptionState &S, StringRef, StringRef) -> Error {
+       S.Result.Cfg.GoldenMaster = true;
+       return Error::success();
+     }},
+    {"-fdiversify-golden-slack=", "BYTES",
+     "With -fdiversify-golden: end .text with BYTES of trap padding, room "
+     "for the rewritten code (0-16777216, default 4096)",
+     [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
+       return parseBounded(Spelling, V, 0, 16777216, S.Result.Cfg.GoldenSlack);
+     }},
     {"-fdiversify-debug-crash", "", nullptr,
      [](OptionState &S, StringRef, StringRef) -> Error {
        S.Result.Cfg.DebugCrash = true;

@@ -236,7 +236,7 @@ int runDriver(int Argc, const char **Argv) {
       Slot = std::make_unique<InProcessCc1Command>(*Slot);
   }
 
-  if (Cfg.diversifying())
+  if (Cfg.diversifying() || Cfg.GoldenMaster)
     if (Error E = diversifyLinkJobs(*C, Cfg))
       fail(toString(std::move(E)));
   if (Error E = generateLtoCodeInDivcc(*C, Cfg))

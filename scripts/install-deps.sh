@@ -16,6 +16,8 @@ packages=(
   libsqlite3-dev
   # what divcc runs: clang-19's front end, optimizer and linker driver, lld
   clang-19 lld-19
+  # what divtool rerandomize runs: LLVM BOLT lays out a golden master again
+  bolt-19
   # tests: GoogleTest, lit and FileCheck, binutils for inspecting objects
   libgtest-dev llvm-19-tools python3 binutils make autoconf automake libtool
   # tests of divtool audit: an independent gadget finder and ROP chain

@@ -1,0 +1,302 @@
+//===- InstallLayout.cpp - A golden master laid out again per install ----===//
+
+#include "divtool/install/InstallLayout.h"
+
+#include "random/RandomStream.h"
+#include "random/SeedFile.h"
+#include "registry/Artifacts.h"
+#include "support/AtomicOutput.h"
+#include "support/Diagnostics.h"
+#include "support/ElfRewrite.h"
+#include "support/Environment.h"
+#include "support/Process.h"
+#include "support/Sha256.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ObjCopy/CommonConfig.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <openssl/crypto.h>
+#include <sys/stat.h>
+
+using namespace llvm;
+
+namespace divcc {
+namespace {
+
+/// How many times a function BOLT refuses is skipped and BOLT run again.
+constexpr unsigned MaxRefusedFunctions = 32;
+
+/// A golden master's functions, as llvm-bolt names them: global symbols by
+/// their name, local ones as NAME/N, N counting the local functions of that
+/// name in address order from 1. Aliases (several symbols at one address)
+/// are one function.
+struct GoldenFunctions {
+  std::vector<std::string> Names; ///< in address order
+};
+
+Expected<GoldenFunctions>
+readGolden(StringRef Path, object::OwningBinary<object::ObjectFile> &File) {
+  Expected<object::OwningBinary<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Path);
+  if (!Obj)
+    return makeError("cannot read '" + Path +
+                     "': " + toString(Obj.takeError()));
+  auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj->getBinary());
+  if (!Elf || Elf->getEType() == ELF::ET_REL ||
+      (Elf->getArch() != Triple::x86_64 && Elf->getArch() != Triple::aarch64))
+    return makeError("'" + Path +
+                     "' is not an x86-64 or AArch64 ELF executable or shared "
+                     "object");
+  bool CodeRelocations = false, Rewritten = false;
+  for (const object::SectionRef &Sec : Elf->sections()) {
+    Expected<StringRef> Name = Sec.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    CodeRelocations |= *Name == ".rela.text";
+    Rewritten |= Name->starts_with(".bolt.org.");
+  }
+  if (Rewritten)
+    return makeError("'" + Path +
+                     "' was already rewritten by BOLT: give the golden master "
+                     "itself");
+  if (!CodeRelocations)
+    return makeError("'" + Path +
+                     "' is not a golden master: it has no relocations for its "
+                     "code (link it with divcc -fdiversify-golden)");
+
+  struct Symbol {
+    uint64_t Address;
+    std::string Name;
+    bool Local;
+  };
+  std::vector<Symbol> Symbols;
+  for (const object::ELFSymbolRef &S : Elf->symbols()) {
+    Expected<object::SymbolRef::Type> Type = S.getType();
+    Expected<StringRef> Name = S.getName();
+    Expected<uint64_t> Address = S.getAddress();
+    Expected<object::section_iterator> Section = S.getSection();
+    bool Keep = Type && Name && Address && Section &&
+                *Type == object::SymbolRef::ST_Function && S.getSize() > 0 &&
+                *Section != Elf->section_end() && !Name->empty();
+    if (!Keep) {
+      consumeError(Type.takeError());
+      consumeError(Name.takeError());
+      consumeError(Address.takeError());
+      consumeError(Section.takeError());
+      continue;
+    }
+    Symbols.push_back(
+        {*Address, Name->str(), S.getBinding() == ELF::STB_LOCAL});
+  }
+  if (Symbols.empty())
+    return makeError("'" + Path +
+                     "' has no function symbols (.symtab): a golden master "
+                     "must not be stripped");
+  llvm::stable_sort(Symbols, [](const Symbol &A, const Symbol &B) {
+    return A.Address < B.Address;
+  });
+  GoldenFunctions G;
+  StringMap<unsigned> LocalCount;
+  uint64_t Last = ~uint64_t(0);
+  for (const Symbol &S : Symbols) {
+    std::string Name =
+        S.Local ? S.Name + "/" + std::to_string(++LocalCount[S.Name]) : S.Name;
+    if (S.Address == Last)
+      continue;
+    Last = S.Address;
+    G.Names.push_back(std::move(Name));
+  }
+  File = std::move(*Obj);
+  return G;
+}
+
+/// The function BOLT names in "... in function NAME. Consider adding this
+/// function to --skip-funcs", if the log says so.
+std::optional<std::string> refusedFunction(StringRef Log) {
+  size_t Hint = Log.find("Consider adding this function to --skip-funcs");
+  if (Hint == StringRef::npos)
+    return std::nullopt;
+  StringRef Before = Log.take_front(Hint);
+  size_t At = Before.rfind(" in function ");
+  if (At == StringRef::npos)
+    return std::nullopt;
+  StringRef Name = Before.drop_front(At + strlen(" in function ")).rtrim();
+  Name.consume_back(".");
+  if (Name.empty())
+    return std::nullopt;
+  return Name.str();
+}
+
+std::string readLog(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Log = MemoryBuffer::getFile(Path);
+  return Log ? (*Log)->getBuffer().str() : std::string();
+}
+
+/// Sets the GNU build id of the ELF image \p Image to the first bytes of
+/// the SHA-256 of the image with the build id zeroed. Nothing if it has
+/// none.
+Error setBuildIdToDigest(MutableArrayRef<char> Image) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(
+          MemoryBufferRef(StringRef(Image.data(), Image.size()), "install"));
+  if (!Obj)
+    return Obj.takeError();
+  for (const object::SectionRef &Sec : (*Obj)->sections()) {
+    Expected<StringRef> Name = Sec.getName();
+    if (!Name || *Name != ".note.gnu.build-id") {
+      if (!Name)
+        consumeError(Name.takeError());
+      continue;
+    }
+    uint64_t Offset = object::ELFSectionRef(Sec).getOffset();
+    if (Offset + 16 > Image.size())
+      return makeError("the build id note is out of the file");
+    uint32_t NameSize = support::endian::read32le(Image.data() + Offset);
+    uint32_t DescSize = support::endian::read32le(Image.data() + Offset + 4);
+    uint64_t Desc = Offset + 12 + alignTo(NameSize, 4);
+    if (Desc + DescSize > Image.size() || DescSize > sizeof(Sha256Digest))
+      return makeError("the build id note is malformed");
+    std::fill_n(Image.data() + Desc, DescSize, 0);
+    Sha256Digest D = Sha256::digest(StringRef(Image.data(), Image.size()));
+    std::copy_n(D.begin(), DescSize, Image.data() + Desc);
+    return Error::success();
+  }
+  return Error::success();
+}
+
+} // namespace
+
+Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
+                                      StringRef InstallId, StringRef Output,
+                                      const InstallOptions &Options) {
+  if (InstallId.empty() || InstallId.size() > 128 ||
+      !llvm::all_of(InstallId, [](char C) { return isPrint(C); }))
+    return makeError("invalid install id '" + InstallId +
+                     "': expected 1 to 128 printable characters");
+  object::OwningBinary<object::ObjectFile> File;
+  Expected<GoldenFunctions> Functions = readGolden(Golden, File);
+  if (!Functions)
+    return Functions.takeError();
+  Expected<std::string> GoldenSha = fileSha256(Golden);
+  if (!GoldenSha)
+    return GoldenSha.takeError();
+
+  // The layout: one stream per golden master and install.
+  std::vector<std::string> Order = Functions->Names;
+  {
+    Key256 Seed = Key.streamKey({"install", *GoldenSha, InstallId});
+    RandomStream Random(Seed);
+    OPENSSL_cleanse(Seed.data(), Seed.size());
+    Random.shuffle(MutableArrayRef<std::string>(Order));
+  }
+
+  Expected<PrivateDir> Dir = PrivateDir::create("divtool-install");
+  if (!Dir)
+    return Dir.takeError();
+  if (Options.Keep)
+    Dir->keep();
+  // BOLT records its command line in the output: fixed names, run in Dir.
+  std::string GoldenCopy = Dir->path() + "/golden";
+  if (std::error_code EC = sys::fs::copy_file(Golden, GoldenCopy))
+    return makeError("cannot copy '" + Golden + "'", EC);
+  std::string OrderText;
+  for (const std::string &Name : Order)
+    OrderText += Name + "\n";
+  Expected<std::string> OrderFile =
+      Dir->writeSecret("order", arrayRefFromStringRef(OrderText));
+  OPENSSL_cleanse(OrderText.data(), OrderText.size());
+  if (!OrderFile)
+    return OrderFile.takeError();
+
+  bool DebugInfo = false;
+  for (const object::SectionRef &Sec : File.getBinary()->sections())
+    if (Expected<StringRef> Name = Sec.getName())
+      DebugInfo |= *Name == ".debug_info";
+    else
+      consumeError(Name.takeError());
+
+  InstallResult R;
+  R.Functions = Order.size();
+  std::string Log = Dir->path() + "/bolt.log";
+  std::string Installed = Dir->path() + "/install";
+  // Functions keep their 16-byte alignment unless the new order only fits
+  // in the golden master's .text without it.
+  unsigned FunctionAlign = 16;
+  for (unsigned Attempt = 0;; ++Attempt) {
+    std::vector<std::string> Command = {
+        Options.Bolt, "golden", "-o", "install",
+        // Every function in the stream's order...
+        "-reorder-functions=user", "-function-order=" + *OrderFile,
+        // ...where the golden master's code was, without the 2 MiB
+        // alignment and hot-text padding meant for huge pages...
+        "-use-old-text", "-no-huge-pages", "-hot-text=0", "-align-text=16",
+        "-align-functions=" + std::to_string(FunctionAlign),
+        // ...and the code left behind becomes traps.
+        "-trap-old-code"};
+    if (DebugInfo)
+      Command.push_back("-update-debug-sections");
+    if (!R.LeftInPlace.empty())
+      Command.push_back("-skip-funcs=" + join(R.LeftInPlace, ","));
+    Expected<pid_t> Pid =
+        startProcess(Command, Dir->path(), environmentWith({}, {}), Log, Log,
+                     /*OwnProcessGroup=*/false, "llvm-bolt");
+    if (!Pid)
+      return Pid.takeError();
+    std::optional<int> Status = waitProcess(*Pid, /*Block=*/true);
+    std::string Text = readLog(Log);
+    if (Status && *Status == 0 && FunctionAlign > 1 &&
+        StringRef(Text).contains("too small to fit the new code")) {
+      FunctionAlign = 1;
+      continue;
+    }
+    if (Status && *Status == 0)
+      break;
+    std::optional<std::string> Refused = refusedFunction(Text);
+    if (!Refused || Attempt >= MaxRefusedFunctions ||
+        llvm::is_contained(R.LeftInPlace, *Refused))
+      return makeError("llvm-bolt failed on '" + Golden + "' (" +
+                       describeWaitStatus(Status.value_or(-1)) + "):\n" +
+                       lastLines(Text, 8));
+    R.LeftInPlace.push_back(*Refused);
+  }
+  R.FitInOldText = StringRef(readLog(Log)).contains("using original .text");
+  R.FunctionAlignment = FunctionAlign;
+
+  // Without BOLT's note (it holds the command line), with a build id of
+  // the install's own.
+  Expected<SmallVector<char, 0>> Image =
+      rewriteElf(Installed, [](objcopy::CommonConfig &Common) {
+        cantFail(Common.ToRemove.addMatcher(objcopy::NameOrPattern::create(
+            ".note.bolt_info", objcopy::MatchStyle::Literal,
+            [](Error E) { return E; })));
+      });
+  if (!Image)
+    return makeError("cannot rewrite BOLT's output: " +
+                     toString(Image.takeError()));
+  if (Error E = setBuildIdToDigest(*Image))
+    return makeError("cannot set the build id: " + toString(std::move(E)));
+  StringRef Bytes(Image->data(), Image->size());
+  if (Error E = writeFileAtomically(Output, Bytes))
+    return makeError("cannot write '" + Output +
+                     "': " + toString(std::move(E)));
+  struct stat St;
+  if (::stat(Golden.str().c_str(), &St) == 0)
+    ::chmod(Output.str().c_str(), St.st_mode & 07777);
+  R.GoldenSize = File.getBinary()->getData().size();
+  R.OutputSize = Bytes.size();
+  R.OutputSha256 = toHex(Sha256::digest(Bytes));
+  if (Options.Keep)
+    R.WorkDir = Dir->path();
+  return R;
+}
+
+} // namespace divcc

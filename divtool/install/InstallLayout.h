@@ -1,0 +1,69 @@
+//===- InstallLayout.h - A golden master laid out again per install ------===//
+//
+// A distributor qualifies one golden master and ships it; each install gets
+// its own code layout, rewritten from the golden master by LLVM BOLT
+// (llvm-bolt-19) under a stream derived from the master secret, the golden
+// master's SHA-256 and the install's id:
+//
+//   1. the golden master (linked by divcc -fdiversify-golden, which keeps
+//      the relocations BOLT needs to move every function) is checked;
+//   2. its functions, named as BOLT names them, are shuffled;
+//   3. llvm-bolt moves every function into that order, into the space of
+//      the golden master's own .text where it fits (no 2 MiB alignment,
+//      no hot-text padding), and fills the original code it no longer
+//      runs with traps (-trap-old-code); a function BOLT refuses is
+//      retried as skipped (-skip-funcs), and so stays where it was;
+//   4. BOLT's note, which records its command line, is removed, and the
+//      build id becomes a digest of the install's bytes, so that it names
+//      the install rather than the golden master;
+//   5. the output is written atomically.
+//
+// The same golden master, secret and id give the same bytes. Nothing
+// derived from the secret appears in the output or in any message: the
+// function order goes to BOLT through a file of mode 0600 in a private
+// directory, removed afterwards.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DIVCC_DIVTOOL_INSTALL_INSTALLLAYOUT_H
+#define DIVCC_DIVTOOL_INSTALL_INSTALLLAYOUT_H
+
+#include "random/SecretSeed.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace divcc {
+
+struct InstallOptions {
+  /// The llvm-bolt program (a name looked up on PATH, or a path).
+  std::string Bolt = "llvm-bolt-19";
+  /// Keep the private working directory (its secret files removed).
+  bool Keep = false;
+};
+
+struct InstallResult {
+  uint64_t Functions = 0;               ///< functions in the new order
+  std::vector<std::string> LeftInPlace; ///< functions BOLT refused
+  bool FitInOldText = false;       ///< the new code took the old .text's place
+  unsigned FunctionAlignment = 16; ///< 1 when 16 would not fit
+  uint64_t GoldenSize = 0, OutputSize = 0;
+  std::string OutputSha256;
+  std::string WorkDir; ///< set when kept
+};
+
+/// Lays out the golden master \p Golden for the install \p InstallId under
+/// \p Key and writes the result to \p Output.
+llvm::Expected<InstallResult> layOutInstall(llvm::StringRef Golden,
+                                            const MasterKey &Key,
+                                            llvm::StringRef InstallId,
+                                            llvm::StringRef Output,
+                                            const InstallOptions &Options);
+
+} // namespace divcc
+
+#endif
