@@ -21,6 +21,12 @@ CI mode (the default): lz4, expat, secp256k1 and sqlite, 2 seeds.
 and -fno-diversify triage builds included: the projects' own build systems
 compile bitcode and divcc generates the code when they link.
 
+--installs N builds golden masters (divcc -fdiversify-golden) and, for each
+of install-1 .. install-N, lays out every executable and shared library of
+the build again with `divtool rerandomize` (from the golden copies, under
+the seed's secret) and runs the tests on that install: a golden master a
+distributor qualified once, re-randomized per install.
+
 --target aarch64 builds for aarch64-linux-gnu (divcc and clang-19 with
 --target=aarch64-linux-gnu -fuse-ld=lld, Debian's cross libraries in
 /usr/aarch64-linux-gnu, configure --host=aarch64-linux-gnu) and runs every
@@ -34,6 +40,7 @@ import concurrent.futures
 import os
 import shlex
 import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -84,13 +91,32 @@ class Runner:
     def flags(self, seed):
         return "-O2" + self.lto_flags()
 
-    def divcc_options(self, seed):
-        """divcc's options for this seed, the seed in a file of its own."""
+    def seed_file(self, seed):
+        """The seed in a file of its own."""
         seed_file = self.work / "seeds" / seed
         seed_file.parent.mkdir(exist_ok=True)
         seed_file.write_text(seed)
         seed_file.chmod(0o600)
-        return f"-fdiversify={self.args.transforms} -fdiversify-seed-file={seed_file}"
+        return seed_file
+
+    def divcc_options(self, seed):
+        """divcc's options for this seed."""
+        golden = " -fdiversify-golden" if self.args.installs else ""
+        return (f"-fdiversify={self.args.transforms}{golden} "
+                f"-fdiversify-seed-file={self.seed_file(seed)}")
+
+    def install(self, tag, bdir, goldens, seed, install):
+        """Lays out every golden master of bdir again for install, in
+        place, from the copies in the folder goldens."""
+        for rel in sorted(golden_masters(goldens)):
+            cmd = [tools.divtool_path(), "rerandomize", "--seed-file",
+                   str(self.seed_file(seed)), "--install", install,
+                   str(goldens / rel), "-o", str(bdir / rel)]
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            if p.returncode != 0:
+                raise RuntimeError(f"divtool rerandomize {rel}: {p.stderr.strip()}")
+            summary = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
+            say(f"{tag}: {rel}: {summary.removeprefix('divtool rerandomize: ')}")
 
     def links_shuffled(self):
         names = self.args.transforms.split(",")
@@ -149,6 +175,8 @@ class Runner:
             cmd += ["--target", self.target]
         if self.args.full:
             cmd.append("--full")
+        if self.args.installs:
+            cmd += ["--installs", str(self.args.installs)]
         if test:
             cmd += ["--test", test]
         env = "PYTHONPATH=tests "
@@ -238,6 +266,18 @@ class Runner:
                 self.record(Failure(name, "link-shuffle", seed, self.args.transforms, detail,
                                     self.repro(name, seed)))
 
+        installs = ([f"install-{i}" for i in range(1, self.args.installs + 1)]
+                    if self.args.installs else [None])
+        goldens = self.work / f"{name}-{seed}-golden"
+        if self.args.installs:
+            for rel in golden_masters(bdir):
+                (goldens / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(bdir / rel, goldens / rel)
+            if not goldens.is_dir():
+                self.record(Failure(name, "golden", seed, self.args.transforms,
+                                    "the build left no golden master", self.repro(name, seed)))
+                return
+
         reference = None
         if projects.project(name).needs_reference:
             reference, err = self.try_shared(name, "clang")
@@ -246,7 +286,28 @@ class Runner:
                                     f"no clang-19 reference: {err}", self.repro(name, seed)))
                 return
 
+        for install in installs:
+            self.run_tests(name, seed, tag, bdir, build, goldens, install, reference)
+        if not self.args.keep and bdir not in self.keep_dirs:
+            shutil.rmtree(bdir, ignore_errors=True)
+            shutil.rmtree(goldens, ignore_errors=True)
+
+    def run_tests(self, name, seed, tag, bdir, build, goldens, install, reference):
+        """The project's tests on the build, or on install (re-randomized
+        from the golden masters) if given."""
+        if install:
+            tag = f"{tag} {install}"
+            try:
+                self.install(tag, bdir, goldens, seed, install)
+            except Exception as e:  # noqa: BLE001
+                say(f"{tag}: FAILED: {e}")
+                self.record(Failure(name, f"rerandomize {install}", seed, self.args.transforms,
+                                    str(e), self.repro(name, seed)))
+                self.keep_dirs.append(bdir)
+                return
+
         def on_result(r):
+            test = f"{r.name} ({install})" if install else r.name
             if r.passed:
                 with self.lock:
                     self.passed += 1
@@ -254,9 +315,9 @@ class Runner:
                 return
             say(f"{tag}: {r.name} FAILED ({fmt_time(r.seconds)}): {r.detail}")
             say(f"{tag}: last lines of {r.log}:\n{projects.tail(r.log)}")
-            f = Failure(name, r.name, seed, self.args.transforms, r.detail,
+            f = Failure(name, test, seed, self.args.transforms, r.detail,
                         self.repro(name, seed, r.name), r.log)
-            if not self.args.no_triage:
+            if not self.args.no_triage and not install:
                 f.triage = self.triage_test(name, build, r.name, reference)
                 say(f"{tag}: {r.name}: {f.triage}")
             self.record(f)
@@ -269,8 +330,25 @@ class Runner:
         except KeyError as e:
             self.record(Failure(name, "tests", seed, self.args.transforms, str(e),
                                 self.repro(name, seed)))
-        if not self.args.keep and bdir not in self.keep_dirs:
-            shutil.rmtree(bdir, ignore_errors=True)
+
+
+def golden_masters(root):
+    """The executables and shared libraries under root (relative paths)
+    that keep their code's relocations: what -fdiversify-golden linked."""
+    found = []
+    if not root.is_dir():
+        return found
+    for path in root.rglob("*"):
+        if not path.is_file() or path.is_symlink():
+            continue
+        with open(path, "rb") as f:
+            head = f.read(18)
+            if head[:4] != b"\x7fELF" or head[16] not in (2, 3):  # ET_EXEC, ET_DYN
+                continue
+            if b".rela.text\0" not in f.read():
+                continue
+        found.append(path.relative_to(root))
+    return found
 
 
 def parse_args():
@@ -296,6 +374,9 @@ def parse_args():
                     help="build every project with -flto=MODE -fuse-ld=lld")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, metavar="N",
                     help="builds at once, and make -jN in each (default: %(default)s)")
+    ap.add_argument("--installs", type=int, default=0, metavar="N",
+                    help="build golden masters and test N installs of each, laid out "
+                         "again by divtool rerandomize (default: none)")
     ap.add_argument("--keep", action="store_true", help="keep every build folder")
     ap.add_argument("--full", action="store_true",
                     help="all projects, 5 seeds, the longer test counts")
