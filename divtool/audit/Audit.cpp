@@ -139,13 +139,26 @@ static double movedShare(const ElfImage &Base, const ElfImage &Variant,
   return double(Differing) / double(Size);
 }
 
+/// Whether gadget \p G of \p From has the same bytes at its address in
+/// \p To.
+static bool survivesAt(const ElfImage &From, const ElfImage &To,
+                       const Gadget &G) {
+  return bytesAt(To, G.Address, G.Size) == bytesAt(From, G.Address, G.Size);
+}
+
+/// Reads \p Image's code, for RelativeIndex.
+static auto codeReader(const ElfImage &Image) {
+  return [&Image](uint64_t Address, uint64_t Size) {
+    return Image.codeAt(Address, Size);
+  };
+}
+
 void Auditor::compare(const ScannedBinary &Base, const ScannedBinary &Variant,
                       VariantResult &Out, std::vector<uint32_t> &SurvivalCounts,
                       AuditResult &R) {
   for (size_t I = 0; I < Base.Gadgets.size(); ++I) {
     const Gadget &G = Base.Gadgets[I];
-    StringRef Bytes = bytesAt(Base.Image, G.Address, G.Size);
-    if (bytesAt(Variant.Image, G.Address, G.Size) == Bytes) {
+    if (survivesAt(Base.Image, Variant.Image, G)) {
       ++Out.Surviving;
       ++Out.SurvivingByKind[unsigned(G.Kind)];
       ++SurvivalCounts[I];
@@ -174,16 +187,39 @@ void Auditor::compareRelative(const ScannedBinary &Base,
                               const ScannedBinary &Variant,
                               VariantResult &Out,
                               std::vector<uint32_t> &Counts) {
-  auto Reader = [](const ElfImage &Image) {
-    return [&Image](uint64_t Address, uint64_t Size) {
-      return Image.codeAt(Address, Size);
-    };
-  };
-  auto BaseCode = Reader(Base.Image);
-  auto VariantCode = Reader(Variant.Image);
+  auto BaseCode = codeReader(Base.Image);
+  auto VariantCode = codeReader(Variant.Image);
   Out.RelativeSurviving =
       Relative->compare(Base.Gadgets, BaseCode,
                         Variant.Image.namedFunctions(), VariantCode, &Counts);
+}
+
+/// Every ordered pair of \p Binaries (the base first): absolute and relative
+/// survival of the first's gadgets in the second.
+static SurvivalMatrix survivalMatrix(ArrayRef<const ScannedBinary *> Binaries) {
+  SurvivalMatrix M;
+  for (const ScannedBinary *A : Binaries) {
+    M.Binaries.push_back(A->Summary.Path);
+    RelativeIndex Index(A->Image.namedFunctions(), A->Gadgets);
+    auto ACode = codeReader(A->Image);
+    std::vector<MatrixCell> Row;
+    for (const ScannedBinary *B : Binaries) {
+      MatrixCell Cell;
+      uint64_t Same = llvm::count_if(A->Gadgets, [&](const Gadget &G) {
+        return survivesAt(A->Image, B->Image, G);
+      });
+      if (!A->Gadgets.empty())
+        Cell.Absolute = double(Same) / double(A->Gadgets.size());
+      if (Index.inFunctions())
+        Cell.Relative =
+            double(Index.compare(A->Gadgets, ACode, B->Image.namedFunctions(),
+                                 codeReader(B->Image))) /
+            double(Index.inFunctions());
+      Row.push_back(Cell);
+    }
+    M.Cells.push_back(std::move(Row));
+  }
+  return M;
 }
 
 // The chain's gadgets with their bytes in the base: from each address up to
@@ -253,6 +289,8 @@ Auditor::run(const std::string &BasePath,
 
   std::vector<uint32_t> SurvivalCounts(Base->Gadgets.size());
   std::vector<uint32_t> RelativeCounts(Base->Gadgets.size());
+  // With the matrix, every binary stays in memory until the end.
+  std::vector<ScannedBinary> Kept;
   for (size_t V = 0; V < VariantPaths.size(); ++V) {
     Expected<ScannedBinary> Variant = scan(VariantPaths[V], V + 2);
     if (!Variant)
@@ -261,6 +299,14 @@ Auditor::run(const std::string &BasePath,
     R.Variants.back().Binary = Variant->Summary;
     compare(*Base, *Variant, R.Variants.back(), SurvivalCounts, R);
     compareRelative(*Base, *Variant, R.Variants.back(), RelativeCounts);
+    if (Opts.Matrix)
+      Kept.push_back(std::move(*Variant));
+  }
+  if (Opts.Matrix) {
+    std::vector<const ScannedBinary *> All = {&*Base};
+    for (const ScannedBinary &S : Kept)
+      All.push_back(&S);
+    R.Matrix = survivalMatrix(All);
   }
 
   R.SurvivalHistogram.assign(VariantPaths.size() + 1, 0);

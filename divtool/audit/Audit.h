@@ -41,6 +41,8 @@ struct AuditOptions {
   std::string RopGadget;
   /// Show progress on stderr.
   bool Progress = false;
+  /// Also compare every binary with every other (AuditResult::Matrix).
+  bool Matrix = false;
 };
 
 using KindCounts = std::array<uint64_t, NumGadgetKinds>;
@@ -103,6 +105,21 @@ struct FunctionResult {
   std::vector<std::optional<int64_t>> Shift;
 };
 
+/// What an attacker who studied binary A keeps in binary B: the shares of
+/// A's gadgets at the same address with the same bytes in B (absolute), and
+/// of A's gadgets in functions at the same offset in B's function of the
+/// same name (relative, 0 when A has none in functions).
+struct MatrixCell {
+  double Absolute = 0, Relative = 0;
+};
+
+/// Every ordered pair of the audited binaries (the base first, then the
+/// variants): the attacker holds Binaries[A], the target is Binaries[B].
+struct SurvivalMatrix {
+  std::vector<std::string> Binaries;
+  std::vector<std::vector<MatrixCell>> Cells; ///< [A][B]; the diagonal is 1
+};
+
 struct AuditResult {
   GadgetOptions Gadgets;
   BinarySummary Base;
@@ -118,6 +135,8 @@ struct AuditResult {
   /// The chain ROPgadget built for the base; empty if it found none.
   std::vector<ChainGadget> Chain;
   RelativeSummary Relative;
+  /// With AuditOptions::Matrix; empty otherwise.
+  SurvivalMatrix Matrix;
 
   /// Share of the base's gadgets that survive in variant \p V.
   double survival(size_t V) const;

@@ -121,6 +121,10 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   Audit->add_option("--ropgadget", C->RopGadget,
                     "The ROPgadget program --chain runs")
       ->default_val("ROPgadget");
+  Audit->add_flag("--matrix", C->Opts.Matrix,
+                  "Also compare every binary with every other: what an "
+                  "attacker who holds one keeps in each of the others "
+                  "(absolute and relative survival)");
   Audit->add_flag("--json", C->Json,
                   "Print the results as JSON instead of a table");
   Audit->add_option("--html", C->Html,

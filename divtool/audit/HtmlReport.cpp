@@ -418,6 +418,48 @@ void writePlots(const AuditResult &R, raw_ostream &OS) {
               OS);
 }
 
+/// The survival matrices as tables, each cell shaded by its share.
+void writeMatrix(const SurvivalMatrix &M, raw_ostream &OS) {
+  if (M.Binaries.empty())
+    return;
+  OS << "<h2>Survival matrix</h2>\n<p class=\"note\">Row: the binary an "
+        "attacker studied; column: the binary attacked. Absolute: the row's "
+        "gadgets at the same address with the same bytes in the column's "
+        "binary; relative: the row's gadgets in functions at the same "
+        "offset in the column's function of the same name.</p>\n";
+  for (bool Relative : {false, true}) {
+    OS << "<table class=\"compact matrix\" id=\""
+       << (Relative ? "matrix-relative" : "matrix-absolute") << "\">\n<caption>"
+       << (Relative ? "Relative" : "Absolute")
+       << " survival</caption>\n<thead><tr><th></th>";
+    for (size_t B = 0; B < M.Binaries.size(); ++B)
+      OS << "<th class=\"num\" title=\"" << escape(M.Binaries[B]) << "\">#" << B
+         << "</th>";
+    OS << "</tr></thead>\n<tbody>\n";
+    for (size_t A = 0; A < M.Binaries.size(); ++A) {
+      OS << "<tr><th class=\"num\" title=\"" << escape(M.Binaries[A]) << "\">#"
+         << A << "</th>";
+      for (size_t B = 0; B < M.Binaries.size(); ++B) {
+        double Share =
+            Relative ? M.Cells[A][B].Relative : M.Cells[A][B].Absolute;
+        if (A == B)
+          OS << "<td class=\"num\">&ndash;</td>";
+        else
+          OS << "<td class=\"num\" style=\"background: rgba(220, 50, 47, "
+             << format("%.2f", std::min(1.0, Share)) << ")\">" << percent(Share)
+             << "</td>";
+      }
+      OS << "</tr>\n";
+    }
+    OS << "</tbody>\n</table>\n";
+  }
+  OS << "<ol start=\"0\" class=\"note\">\n";
+  for (size_t B = 0; B < M.Binaries.size(); ++B)
+    OS << "<li><code>" << escape(M.Binaries[B]) << "</code>"
+       << (B ? "" : " (base)") << "</li>\n";
+  OS << "</ol>\n";
+}
+
 void writeChain(const AuditResult &R, raw_ostream &OS) {
   if (!R.ChainRequested || R.Chain.empty())
     return;
@@ -441,6 +483,7 @@ std::string auditHtml(const AuditResult &R) {
   writeHeader(R, OS);
   writeVariantTable(R, OS);
   writePlots(R, OS);
+  writeMatrix(R.Matrix, OS);
   writeChain(R, OS);
   endPage(OS);
   return Page;

@@ -34,6 +34,34 @@ static void printKinds(const KindCounts &Counts, raw_ostream &OS) {
        << Counts[K];
 }
 
+// The survival matrix: one row per binary an attacker holds, one column
+// per target, binaries numbered as listed below the matrices.
+static void printMatrix(const SurvivalMatrix &M, raw_ostream &OS) {
+  if (M.Binaries.empty())
+    return;
+  for (bool Relative : {false, true}) {
+    OS << "\n"
+       << (Relative ? "relative survival" : "survival")
+       << " matrix (row: the binary an attacker holds, column: the "
+          "target):\n"
+       << right_justify("", 6);
+    for (size_t B = 0; B < M.Binaries.size(); ++B)
+      OS << right_justify("#" + std::to_string(B), 9);
+    OS << "\n";
+    for (size_t A = 0; A < M.Binaries.size(); ++A) {
+      OS << right_justify("#" + std::to_string(A), 6);
+      for (size_t B = 0; B < M.Binaries.size(); ++B) {
+        const MatrixCell &C = M.Cells[A][B];
+        OS << right_justify(
+            A == B ? "-" : percent(Relative ? C.Relative : C.Absolute), 9);
+      }
+      OS << "\n";
+    }
+  }
+  for (size_t B = 0; B < M.Binaries.size(); ++B)
+    OS << "  #" << B << (B ? "  " : " (base)  ") << M.Binaries[B] << "\n";
+}
+
 // Relative survival's denominator and population view, under the table.
 static void printRelative(const AuditResult &R, raw_ostream &OS) {
   const RelativeSummary &Rel = R.Relative;
@@ -90,6 +118,7 @@ void printAuditTable(const AuditResult &R, raw_ostream &OS) {
     OS << "  k=" << K << ": " << R.survivingInAtLeast(K);
   OS << "\n";
   printRelative(R, OS);
+  printMatrix(R.Matrix, OS);
   if (R.ChainRequested) {
     if (R.Chain.empty())
       OS << "ROP chain: ROPgadget found no complete chain for the base\n";
@@ -188,6 +217,21 @@ std::string auditJson(const AuditResult &R) {
     J["chain"] = {{"gadgets", Gadgets},
                   {"complete", !R.Chain.empty()},
                   {"variants_with_chain_intact", R.chainsSurviving()}};
+  }
+  if (!R.Matrix.Binaries.empty()) {
+    nlohmann::json Absolute = nlohmann::json::array(),
+                   Relative = nlohmann::json::array();
+    for (const std::vector<MatrixCell> &Row : R.Matrix.Cells) {
+      Absolute.push_back(nlohmann::json::array());
+      Relative.push_back(nlohmann::json::array());
+      for (const MatrixCell &C : Row) {
+        Absolute.back().push_back(C.Absolute);
+        Relative.back().push_back(C.Relative);
+      }
+    }
+    J["matrix"] = {{"binaries", R.Matrix.Binaries},
+                   {"survival", Absolute},
+                   {"relative_survival", Relative}};
   }
   if (!R.Functions.empty())
     J["surviving_outside_functions"] = R.SurvivingOutsideFunctions;

@@ -238,4 +238,45 @@ TEST(RelativeSurvivalTest, Executables) {
   EXPECT_DOUBLE_EQ(R->meanRelativeSurvival(), 0.5);
 }
 
+// The matrix: every binary against every other, both ways.
+TEST(RelativeSurvivalTest, MatrixOfExecutables) {
+  TempDir Dir;
+  const char *FBody = "pop %rdi\nret", *GBody = "pop %rsi\npop %rdx\nret";
+  std::string Base = build(Dir, "base", program("", FBody, GBody));
+  if (Base.empty())
+    GTEST_SKIP() << "clang-19 or ld.lld not found";
+  std::string Moved =
+      build(Dir, "moved", program(".fill 16, 1, 0xcc", FBody, GBody));
+  std::string Changed =
+      build(Dir, "changed",
+            program("", "nop\npop %rdi\nret", "nop\npop %rsi\npop %rdx\nret"));
+  ASSERT_FALSE(Moved.empty() || Changed.empty());
+
+  AuditOptions Opts;
+  Opts.Matrix = true;
+  llvm::Expected<AuditResult> R = runAudit(Base, {Moved, Changed}, Opts);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  const SurvivalMatrix &M = R->Matrix;
+  ASSERT_EQ(M.Binaries, (std::vector<std::string>{Base, Moved, Changed}));
+  ASSERT_EQ(M.Cells.size(), 3u);
+  auto Cell = [&](size_t A, size_t B) { return M.Cells[A][B]; };
+  // The base row is the ordinary audit.
+  EXPECT_DOUBLE_EQ(Cell(0, 1).Absolute, R->survival(0));
+  EXPECT_DOUBLE_EQ(Cell(0, 1).Relative, R->relativeSurvival(0));
+  EXPECT_DOUBLE_EQ(Cell(0, 2).Relative, R->relativeSurvival(1));
+  // Moved 16 bytes: nothing at the same address, everything at the same
+  // offset, both ways.
+  EXPECT_DOUBLE_EQ(Cell(0, 1).Absolute, 0.0);
+  EXPECT_DOUBLE_EQ(Cell(0, 1).Relative, 1.0);
+  EXPECT_DOUBLE_EQ(Cell(1, 0).Absolute, 0.0);
+  EXPECT_DOUBLE_EQ(Cell(1, 0).Relative, 1.0);
+  // A NOP at the head of each function: nothing survives either way.
+  EXPECT_DOUBLE_EQ(Cell(0, 2).Relative, 0.0);
+  EXPECT_DOUBLE_EQ(Cell(2, 0).Relative, 0.0);
+  EXPECT_DOUBLE_EQ(Cell(2, 1).Relative, 0.0);
+  // A binary keeps all of its own gadgets.
+  for (size_t A = 0; A < 3; ++A)
+    EXPECT_DOUBLE_EQ(Cell(A, A).Absolute, 1.0) << A;
+}
+
 } // namespace
