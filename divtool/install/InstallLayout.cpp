@@ -7,14 +7,12 @@
 #include "registry/Artifacts.h"
 #include "support/AtomicOutput.h"
 #include "support/Diagnostics.h"
-#include "support/ElfRewrite.h"
 #include "support/Environment.h"
 #include "support/Process.h"
 #include "support/Sha256.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ObjCopy/CommonConfig.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
@@ -144,35 +142,61 @@ std::string readLog(StringRef Path) {
   return Log ? (*Log)->getBuffer().str() : std::string();
 }
 
-/// Sets the GNU build id of the ELF image \p Image to the first bytes of
-/// the SHA-256 of the image with the build id zeroed. Nothing if it has
-/// none.
-Error setBuildIdToDigest(MutableArrayRef<char> Image) {
+/// The file offset and size of the section \p Name of the ELF image
+/// \p Image, if it has one with contents in the file.
+Expected<std::optional<std::pair<uint64_t, uint64_t>>>
+sectionInFile(ArrayRef<char> Image, StringRef Name) {
   Expected<std::unique_ptr<object::ObjectFile>> Obj =
       object::ObjectFile::createObjectFile(
           MemoryBufferRef(StringRef(Image.data(), Image.size()), "install"));
   if (!Obj)
     return Obj.takeError();
   for (const object::SectionRef &Sec : (*Obj)->sections()) {
-    Expected<StringRef> Name = Sec.getName();
-    if (!Name || *Name != ".note.gnu.build-id") {
-      if (!Name)
-        consumeError(Name.takeError());
+    Expected<StringRef> SecName = Sec.getName();
+    if (!SecName) {
+      consumeError(SecName.takeError());
       continue;
     }
+    if (*SecName != Name || Sec.isBSS())
+      continue;
     uint64_t Offset = object::ELFSectionRef(Sec).getOffset();
-    if (Offset + 16 > Image.size())
-      return makeError("the build id note is out of the file");
-    uint32_t NameSize = support::endian::read32le(Image.data() + Offset);
-    uint32_t DescSize = support::endian::read32le(Image.data() + Offset + 4);
-    uint64_t Desc = Offset + 12 + alignTo(NameSize, 4);
-    if (Desc + DescSize > Image.size() || DescSize > sizeof(Sha256Digest))
-      return makeError("the build id note is malformed");
-    std::fill_n(Image.data() + Desc, DescSize, 0);
-    Sha256Digest D = Sha256::digest(StringRef(Image.data(), Image.size()));
-    std::copy_n(D.begin(), DescSize, Image.data() + Desc);
-    return Error::success();
+    if (Offset + Sec.getSize() > Image.size())
+      return makeError("section " + Name + " is out of the file");
+    return std::make_pair(Offset, Sec.getSize());
   }
+  return std::nullopt;
+}
+
+/// Fills the contents of section \p Name of \p Image with zeros.
+Error blankSection(MutableArrayRef<char> Image, StringRef Name) {
+  auto Where = sectionInFile(Image, Name);
+  if (!Where)
+    return Where.takeError();
+  if (*Where)
+    std::fill_n(Image.data() + (*Where)->first, (*Where)->second, 0);
+  return Error::success();
+}
+
+/// Sets the GNU build id of the ELF image \p Image to the first bytes of
+/// the SHA-256 of the image with the build id zeroed. Nothing if it has
+/// none.
+Error setBuildIdToDigest(MutableArrayRef<char> Image) {
+  auto Where = sectionInFile(Image, ".note.gnu.build-id");
+  if (!Where)
+    return Where.takeError();
+  if (!*Where)
+    return Error::success();
+  auto [Offset, Size] = **Where;
+  if (Size < 16)
+    return makeError("the build id note is malformed");
+  uint32_t NameSize = support::endian::read32le(Image.data() + Offset);
+  uint32_t DescSize = support::endian::read32le(Image.data() + Offset + 4);
+  uint64_t Desc = Offset + 12 + alignTo(NameSize, 4);
+  if (Desc + DescSize > Offset + Size || DescSize > sizeof(Sha256Digest))
+    return makeError("the build id note is malformed");
+  std::fill_n(Image.data() + Desc, DescSize, 0);
+  Sha256Digest D = Sha256::digest(StringRef(Image.data(), Image.size()));
+  std::copy_n(D.begin(), DescSize, Image.data() + Desc);
   return Error::success();
 }
 
@@ -234,6 +258,7 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   // Functions keep their 16-byte alignment unless the new order only fits
   // in the golden master's .text without it.
   unsigned FunctionAlign = 16;
+  bool OldText = true;
   for (unsigned Attempt = 0;; ++Attempt) {
     std::vector<std::string> Command = {
         Options.Bolt, "golden", "-o", "install",
@@ -241,10 +266,12 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
         "-reorder-functions=user", "-function-order=" + *OrderFile,
         // ...where the golden master's code was, without the 2 MiB
         // alignment and hot-text padding meant for huge pages...
-        "-use-old-text", "-no-huge-pages", "-hot-text=0", "-align-text=16",
+        "-no-huge-pages", "-hot-text=0", "-align-text=16",
         "-align-functions=" + std::to_string(FunctionAlign),
         // ...and the code left behind becomes traps.
         "-trap-old-code"};
+    if (OldText)
+      Command.push_back("-use-old-text");
     if (DebugInfo)
       Command.push_back("-update-debug-sections");
     if (!R.LeftInPlace.empty())
@@ -256,9 +283,15 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
       return Pid.takeError();
     std::optional<int> Status = waitProcess(*Pid, /*Block=*/true);
     std::string Text = readLog(Log);
-    if (Status && *Status == 0 && FunctionAlign > 1 &&
+    if (Status && *Status == 0 && OldText &&
         StringRef(Text).contains("too small to fit the new code")) {
-      FunctionAlign = 1;
+      // Unaligned functions may fit; if not, aligned ones in a new segment.
+      if (FunctionAlign > 1) {
+        FunctionAlign = 1;
+      } else {
+        FunctionAlign = 16;
+        OldText = false;
+      }
       continue;
     }
     if (Status && *Status == 0)
@@ -274,17 +307,18 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   R.FitInOldText = StringRef(readLog(Log)).contains("using original .text");
   R.FunctionAlignment = FunctionAlign;
 
-  // Without BOLT's note (it holds the command line), with a build id of
-  // the install's own.
-  Expected<SmallVector<char, 0>> Image =
-      rewriteElf(Installed, [](objcopy::CommonConfig &Common) {
-        cantFail(Common.ToRemove.addMatcher(objcopy::NameOrPattern::create(
-            ".note.bolt_info", objcopy::MatchStyle::Literal,
-            [](Error E) { return E; })));
-      });
-  if (!Image)
-    return makeError("cannot rewrite BOLT's output: " +
-                     toString(Image.takeError()));
+  // BOLT's note holds its command line: blanked in place (removing it with
+  // objcopy would lay the file out again, which breaks BOLT's AArch64
+  // output). Then a build id of the install's own.
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Rewritten =
+      MemoryBuffer::getFile(Installed, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Rewritten)
+    return makeError("cannot read BOLT's output", Rewritten.getError());
+  auto Image = std::make_unique<SmallVector<char, 0>>(
+      (*Rewritten)->getBufferStart(), (*Rewritten)->getBufferEnd());
+  if (Error E = blankSection(*Image, ".note.bolt_info"))
+    return makeError("cannot blank BOLT's note: " + toString(std::move(E)));
   if (Error E = setBuildIdToDigest(*Image))
     return makeError("cannot set the build id: " + toString(std::move(E)));
   StringRef Bytes(Image->data(), Image->size());

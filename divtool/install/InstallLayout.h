@@ -13,7 +13,7 @@
 //      no hot-text padding), and fills the original code it no longer
 //      runs with traps (-trap-old-code); a function BOLT refuses is
 //      retried as skipped (-skip-funcs), and so stays where it was;
-//   4. BOLT's note, which records its command line, is removed, and the
+//   4. BOLT's note, which records its command line, is blanked, and the
 //      build id becomes a digest of the install's bytes, so that it names
 //      the install rather than the golden master;
 //   5. the output is written atomically.
