@@ -14,6 +14,9 @@
 #include "divtool/Subcommands.h"
 #include "divtool/install/InstallLayout.h"
 #include "random/SeedFile.h"
+#include "registry/Artifacts.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -31,14 +34,44 @@ struct RerandomizeCommandLine {
   std::string Install;
   std::string Golden;
   std::string Output;
+  std::string Check;
   InstallOptions Options;
 };
+
+constexpr int DiffersStatus = 3;
+
+/// --check INSTALLED: lays out again into a private directory and compares.
+int checkInstall(const RerandomizeCommandLine &C, const MasterKey &Key) {
+  Expected<PrivateDir> Dir = PrivateDir::create("divtool-check");
+  if (!Dir)
+    return reportError(Dir.takeError());
+  std::string Again = Dir->path() + "/again";
+  Expected<InstallResult> R =
+      layOutInstall(C.Golden, Key, C.Install, Again, C.Options);
+  if (!R)
+    return reportError(R.takeError());
+  Expected<std::string> Installed = fileSha256(C.Check);
+  if (!Installed)
+    return reportError(Installed.takeError());
+  sys::fs::remove(Again);
+  if (*Installed != R->OutputSha256) {
+    errs() << "divtool rerandomize: '" << C.Check
+           << "' is not the layout of install '" << C.Install
+           << "' of this golden master under this secret\n";
+    return DiffersStatus;
+  }
+  errs() << "divtool rerandomize: '" << C.Check << "' is install '" << C.Install
+         << "' of this golden master, byte for byte\n";
+  return 0;
+}
 
 int runRerandomizeCommand(const RerandomizeCommandLine &C,
                           const DivccEnvironment &) {
   Expected<MasterKey> Key = readSeedFile(C.SeedFile);
   if (!Key)
     return reportError(Key.takeError());
+  if (!C.Check.empty())
+    return checkInstall(C, *Key);
   Expected<InstallResult> R =
       layOutInstall(C.Golden, *Key, C.Install, C.Output, C.Options);
   if (!R)
@@ -78,8 +111,14 @@ void addRerandomizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       ->add_option("--install", C->Install,
                    "The install's id: another id, another layout")
       ->required();
-  Command->add_option("-o,--output", C->Output, "The file to write")
-      ->required();
+  // Exactly one of -o and --check.
+  CLI::Option_group *Mode =
+      Command->add_option_group("output", "Where the layout goes");
+  Mode->add_option("-o,--output", C->Output, "The file to write");
+  Mode->add_option("--check", C->Check,
+                   "Instead of writing, check that INSTALLED is this install's "
+                   "layout (exit status 3 if not)");
+  Mode->require_option(1);
   Command->add_option("--bolt", C->Options.Bolt,
                       "The llvm-bolt program (default: llvm-bolt-19)");
   addKeepFlag(*Command, C->Options.Keep,
@@ -95,9 +134,10 @@ void addRerandomizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "where it fits; the original code left behind becomes traps. A "
       "function BOLT cannot move stays where it was and is named on stderr. "
       "The same GOLDEN, secret and ID give the same bytes; the build id is a "
-      "digest of them. Prints the SHA-256 and name of OUT."
+      "digest of them. Prints the SHA-256 and name of OUT. --check INSTALLED "
+      "lays out again in a private directory and compares."
       "\n\nExit status: 0 on success, 1 on bad input or a failed rewrite, 2 "
-      "on a usage error.");
+      "on a usage error, 3 if --check finds another layout.");
   runWhenChosen(*Command, Run, C, runRerandomizeCommand);
 }
 

@@ -10,7 +10,8 @@ temporary root (DIVCC_ROOT) as dpkg would run them:
              same bytes; another machine id, another layout
   boot       divcc-install-layout boot: another boot id, another layout;
              the same boot id, the same
-  verify     the README's check (rerandomize again, cmp) holds
+  verify     the README's check (rerandomize --check) holds, and fails
+             (exit 3) for another machine's id
   remove     postrm remove deletes /usr/bin/demo and leaves the golden
              master; purge removes the secret
   errors     no machine id, no golden master: a clear error, exit 1
@@ -111,12 +112,16 @@ def run_checks(work, check):
           "another machine id, another layout", p.stderr)
 
     # verify (README)
-    copy = work / "check"
     p = subprocess.run([divtool_path(), "rerandomize", "--seed-file", key, "--install",
-                        "fedcba9876543210fedcba9876543210", golden, "-o", copy],
+                        "fedcba9876543210fedcba9876543210", golden, "--check", installed],
                        capture_output=True, text=True)
-    check(p.returncode == 0 and copy.read_bytes() == other_machine,
-          "the README's check: rerandomize again gives the installed bytes", p.stderr)
+    check(p.returncode == 0 and "byte for byte" in p.stderr,
+          "the README's check (rerandomize --check) confirms the installed bytes", p.stderr)
+    p = subprocess.run([divtool_path(), "rerandomize", "--seed-file", key, "--install",
+                        "0123456789abcdef0123456789abcdef", golden, "--check", installed],
+                       capture_output=True, text=True)
+    check(p.returncode == 3, "and finds another machine's layout not to be it (exit 3)",
+          p.stderr)
 
     # boot
     p = run_script(root, bin_dir, bin_dir / "divcc-install-layout", "boot", "demo",
