@@ -207,17 +207,31 @@ std::string program(llvm::StringRef Padding, llvm::StringRef FBody,
       .str();
 }
 
+/// f and g as they are (base), moved 16 bytes (moved), and each after a
+/// NOP (changed); Base is empty if clang-19 or ld.lld is missing.
+struct ThreeExecutables {
+  std::string Base, Moved, Changed;
+};
+
+ThreeExecutables buildThree(const TempDir &Dir) {
+  const char *FBody = "pop %rdi\nret", *GBody = "pop %rsi\npop %rdx\nret";
+  ThreeExecutables E;
+  E.Base = build(Dir, "base", program("", FBody, GBody));
+  if (E.Base.empty())
+    return E;
+  E.Moved = build(Dir, "moved", program(".fill 16, 1, 0xcc", FBody, GBody));
+  E.Changed = build(Dir, "changed",
+                    program("", "nop\npop %rdi\nret",
+                            "nop\npop %rsi\npop %rdx\nret"));
+  EXPECT_FALSE(E.Moved.empty() || E.Changed.empty());
+  return E;
+}
+
 TEST(RelativeSurvivalTest, Executables) {
   TempDir Dir;
-  const char *FBody = "pop %rdi\nret", *GBody = "pop %rsi\npop %rdx\nret";
-  std::string Base = build(Dir, "base", program("", FBody, GBody));
+  auto [Base, Moved, Changed] = buildThree(Dir);
   if (Base.empty())
     GTEST_SKIP() << "clang-19 or ld.lld not found";
-  std::string Moved =
-      build(Dir, "moved", program(".fill 16, 1, 0xcc", FBody, GBody));
-  std::string Changed = build(Dir, "changed",
-                              program("", "nop\npop %rdi\nret",
-                                      "nop\npop %rsi\npop %rdx\nret"));
   ASSERT_FALSE(Moved.empty() || Changed.empty());
 
   AuditOptions Opts;
@@ -241,15 +255,9 @@ TEST(RelativeSurvivalTest, Executables) {
 // The matrix: every binary against every other, both ways.
 TEST(RelativeSurvivalTest, MatrixOfExecutables) {
   TempDir Dir;
-  const char *FBody = "pop %rdi\nret", *GBody = "pop %rsi\npop %rdx\nret";
-  std::string Base = build(Dir, "base", program("", FBody, GBody));
+  auto [Base, Moved, Changed] = buildThree(Dir);
   if (Base.empty())
     GTEST_SKIP() << "clang-19 or ld.lld not found";
-  std::string Moved =
-      build(Dir, "moved", program(".fill 16, 1, 0xcc", FBody, GBody));
-  std::string Changed =
-      build(Dir, "changed",
-            program("", "nop\npop %rdi\nret", "nop\npop %rsi\npop %rdx\nret"));
   ASSERT_FALSE(Moved.empty() || Changed.empty());
 
   AuditOptions Opts;
