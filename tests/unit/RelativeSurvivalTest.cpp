@@ -207,33 +207,27 @@ std::string program(llvm::StringRef Padding, llvm::StringRef FBody,
       .str();
 }
 
-/// f and g as they are (base), moved 16 bytes (moved), and each after a
-/// NOP (changed); Base is empty if clang-19 or ld.lld is missing.
-struct ThreeExecutables {
+/// f and g as they are (Base), moved 16 bytes (Moved), and each after a
+/// NOP (Changed); the test is skipped if clang-19 or ld.lld is missing.
+class ExecutablesTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    const char *FBody = "pop %rdi\nret", *GBody = "pop %rsi\npop %rdx\nret";
+    Base = build(Dir, "base", program("", FBody, GBody));
+    if (Base.empty())
+      GTEST_SKIP() << "clang-19 or ld.lld not found";
+    Moved = build(Dir, "moved", program(".fill 16, 1, 0xcc", FBody, GBody));
+    Changed = build(Dir, "changed",
+                    program("", "nop\npop %rdi\nret",
+                            "nop\npop %rsi\npop %rdx\nret"));
+    ASSERT_FALSE(Moved.empty() || Changed.empty());
+  }
+
+  TempDir Dir;
   std::string Base, Moved, Changed;
 };
 
-ThreeExecutables buildThree(const TempDir &Dir) {
-  const char *FBody = "pop %rdi\nret", *GBody = "pop %rsi\npop %rdx\nret";
-  ThreeExecutables E;
-  E.Base = build(Dir, "base", program("", FBody, GBody));
-  if (E.Base.empty())
-    return E;
-  E.Moved = build(Dir, "moved", program(".fill 16, 1, 0xcc", FBody, GBody));
-  E.Changed = build(Dir, "changed",
-                    program("", "nop\npop %rdi\nret",
-                            "nop\npop %rsi\npop %rdx\nret"));
-  EXPECT_FALSE(E.Moved.empty() || E.Changed.empty());
-  return E;
-}
-
-TEST(RelativeSurvivalTest, Executables) {
-  TempDir Dir;
-  auto [Base, Moved, Changed] = buildThree(Dir);
-  if (Base.empty())
-    GTEST_SKIP() << "clang-19 or ld.lld not found";
-  ASSERT_FALSE(Moved.empty() || Changed.empty());
-
+TEST_F(ExecutablesTest, RelativeSurvival) {
   AuditOptions Opts;
   llvm::Expected<AuditResult> R = runAudit(Base, {Moved, Changed}, Opts);
   ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
@@ -253,13 +247,7 @@ TEST(RelativeSurvivalTest, Executables) {
 }
 
 // The matrix: every binary against every other, both ways.
-TEST(RelativeSurvivalTest, MatrixOfExecutables) {
-  TempDir Dir;
-  auto [Base, Moved, Changed] = buildThree(Dir);
-  if (Base.empty())
-    GTEST_SKIP() << "clang-19 or ld.lld not found";
-  ASSERT_FALSE(Moved.empty() || Changed.empty());
-
+TEST_F(ExecutablesTest, Matrix) {
   AuditOptions Opts;
   Opts.Matrix = true;
   llvm::Expected<AuditResult> R = runAudit(Base, {Moved, Changed}, Opts);
