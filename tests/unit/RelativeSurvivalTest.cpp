@@ -217,9 +217,9 @@ protected:
     if (Base.empty())
       GTEST_SKIP() << "clang-19 or ld.lld not found";
     Moved = build(Dir, "moved", program(".fill 16, 1, 0xcc", FBody, GBody));
-    Changed = build(Dir, "changed",
-                    program("", "nop\npop %rdi\nret",
-                            "nop\npop %rsi\npop %rdx\nret"));
+    Changed = build(
+        Dir, "changed",
+        program("", "nop\npop %rdi\nret", "nop\npop %rsi\npop %rdx\nret"));
     ASSERT_FALSE(Moved.empty() || Changed.empty());
   }
 
