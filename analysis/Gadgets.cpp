@@ -115,6 +115,17 @@ std::optional<uint64_t> Disassembler::pcRelativeTarget(const MCInst &I,
   return MIA->evaluateMemoryOperandAddress(I, STI.get(), Address, Size);
 }
 
+std::optional<Disassembler::DirectJump>
+Disassembler::directJump(const MCInst &I, uint64_t Address,
+                         unsigned Size) const {
+  const MCInstrDesc &Desc = MII->get(I.getOpcode());
+  uint64_t Target;
+  if (!Desc.isBranch() || Desc.isIndirectBranch() || Desc.isCall() ||
+      !MIA->evaluateBranch(I, Address, Size, Target))
+    return std::nullopt;
+  return DirectJump{Target, Desc.isConditionalBranch()};
+}
+
 bool Disassembler::sameExceptDisplacements(const MCInst &A,
                                            const MCInst &B) const {
   if (A.getOpcode() != B.getOpcode() ||

@@ -69,6 +69,15 @@ public:
   std::optional<uint64_t> pcRelativeTarget(const llvm::MCInst &I,
                                            uint64_t Address,
                                            unsigned Size) const;
+  /// A direct jump's target, and whether it is conditional.
+  struct DirectJump {
+    uint64_t Target;
+    bool Conditional;
+  };
+  /// \p I's jump, if it is a direct jump (not a call, a return or an
+  /// indirect jump), decoded at \p Address with \p Size bytes.
+  std::optional<DirectJump> directJump(const llvm::MCInst &I, uint64_t Address,
+                                       unsigned Size) const;
   /// Whether \p A and \p B are the same instruction except perhaps for
   /// their PC-relative displacements (immediates of branch-target or memory
   /// operands): the same opcode and every other operand equal.

@@ -2,6 +2,7 @@
 
 #include "divtool/install/InstallLayout.h"
 
+#include "analysis/Gadgets.h"
 #include "random/RandomStream.h"
 #include "random/SeedFile.h"
 #include "registry/Artifacts.h"
@@ -13,6 +14,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/MC/MCInst.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
@@ -36,7 +38,13 @@ constexpr unsigned MaxRefusedFunctions = 32;
 /// name in address order from 1. Aliases (several symbols at one address)
 /// are one function.
 struct GoldenFunctions {
-  std::vector<std::string> Names; ///< in address order
+  struct Function {
+    std::string Name;
+    uint64_t Address;
+    StringRef Code; ///< empty if unsized or not in the file
+  };
+  std::vector<Function> Functions; ///< in address order
+  Triple::ArchType Arch;
 };
 
 Expected<GoldenFunctions>
@@ -75,6 +83,7 @@ readGolden(StringRef Path, object::OwningBinary<object::ObjectFile> &File) {
     uint64_t Address;
     std::string Name;
     bool Local;
+    StringRef Code;
   };
   std::vector<Symbol> Symbols;
   for (const object::ELFSymbolRef &S : Elf->symbols()) {
@@ -95,8 +104,17 @@ readGolden(StringRef Path, object::OwningBinary<object::ObjectFile> &File) {
       consumeError(Section.takeError());
       continue;
     }
+    StringRef Code;
+    const object::SectionRef &Sec = **Section;
+    if (S.getSize() && !Sec.isBSS() && *Address >= Sec.getAddress() &&
+        *Address + S.getSize() <= Sec.getAddress() + Sec.getSize()) {
+      if (Expected<StringRef> Contents = Sec.getContents())
+        Code = Contents->substr(*Address - Sec.getAddress(), S.getSize());
+      else
+        consumeError(Contents.takeError());
+    }
     Symbols.push_back(
-        {*Address, Name->str(), S.getBinding() == ELF::STB_LOCAL});
+        {*Address, Name->str(), S.getBinding() == ELF::STB_LOCAL, Code});
   }
   if (Symbols.empty())
     return makeError("'" + Path +
@@ -106,6 +124,7 @@ readGolden(StringRef Path, object::OwningBinary<object::ObjectFile> &File) {
     return A.Address < B.Address;
   });
   GoldenFunctions G;
+  G.Arch = Elf->getArch();
   StringMap<unsigned> LocalCount;
   uint64_t Last = ~uint64_t(0);
   for (const Symbol &S : Symbols) {
@@ -114,10 +133,48 @@ readGolden(StringRef Path, object::OwningBinary<object::ObjectFile> &File) {
     if (S.Address == Last)
       continue;
     Last = S.Address;
-    G.Names.push_back(std::move(Name));
+    G.Functions.push_back({std::move(Name), S.Address, S.Code});
   }
   File = std::move(*Obj);
   return G;
+}
+
+/// A BOLT profile (fdata, branch records) that gives every direct jump
+/// inside a function, and the fall-through of each conditional one, a
+/// random count from \p Random: BOLT lays out the blocks of functions with
+/// a profile only, and with random counts each function gets a layout of
+/// its own. The counts say nothing of the program's real behaviour.
+std::string randomProfile(const GoldenFunctions &G, const Disassembler &D,
+                          RandomStream &Random) {
+  std::string Profile;
+  raw_string_ostream OS(Profile);
+  auto Edge = [&](StringRef Name, uint64_t From, uint64_t To) {
+    OS << "1 " << Name << " " << utohexstr(From, /*LowerCase=*/true) << " 1 "
+       << Name << " " << utohexstr(To, /*LowerCase=*/true) << " 0 "
+       << Random.between(1, 1000) << "\n";
+  };
+  for (const GoldenFunctions::Function &F : G.Functions) {
+    if (F.Code.empty() || StringRef(F.Name).contains(' '))
+      continue;
+    ArrayRef<uint8_t> Code = arrayRefFromStringRef(F.Code);
+    for (uint64_t Offset = 0; Offset < Code.size();) {
+      MCInst I;
+      unsigned Size = D.decode(Code.drop_front(Offset), F.Address + Offset, I);
+      if (Size == 0) {
+        ++Offset;
+        continue;
+      }
+      if (auto Jump = D.directJump(I, F.Address + Offset, Size);
+          Jump && Jump->Target >= F.Address &&
+          Jump->Target < F.Address + Code.size()) {
+        Edge(F.Name, Offset, Jump->Target - F.Address);
+        if (Jump->Conditional && Offset + Size < Code.size())
+          Edge(F.Name, Offset, Offset + Size);
+      }
+      Offset += Size;
+    }
+  }
+  return Profile;
 }
 
 /// The function BOLT names in "... in function NAME. Consider adding this
@@ -217,13 +274,24 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   if (!GoldenSha)
     return GoldenSha.takeError();
 
-  // The layout: one stream per golden master and install.
-  std::vector<std::string> Order = Functions->Names;
-  {
-    Key256 Seed = Key.streamKey({"install", *GoldenSha, InstallId});
-    RandomStream Random(Seed);
-    OPENSSL_cleanse(Seed.data(), Seed.size());
-    Random.shuffle(MutableArrayRef<std::string>(Order));
+  // The layout: one stream per golden master and install; the function
+  // order first, then (with blocks) the profile and BOLT's own seed.
+  std::vector<std::string> Order;
+  for (const GoldenFunctions::Function &F : Functions->Functions)
+    Order.push_back(F.Name);
+  Key256 Seed = Key.streamKey({"install", *GoldenSha, InstallId});
+  RandomStream Random(Seed);
+  OPENSSL_cleanse(Seed.data(), Seed.size());
+  Random.shuffle(MutableArrayRef<std::string>(Order));
+  std::string Profile;
+  uint64_t BoltSeed = 0;
+  if (Options.Blocks) {
+    Expected<std::unique_ptr<Disassembler>> D =
+        Disassembler::create(Functions->Arch);
+    if (!D)
+      return D.takeError();
+    Profile = randomProfile(*Functions, **D, Random);
+    BoltSeed = Random.between(1, UINT32_MAX);
   }
 
   Expected<PrivateDir> Dir = PrivateDir::create("divtool-install");
@@ -243,6 +311,15 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   OPENSSL_cleanse(OrderText.data(), OrderText.size());
   if (!OrderFile)
     return OrderFile.takeError();
+  std::string ProfileFile;
+  if (Options.Blocks) {
+    Expected<std::string> File =
+        Dir->writeSecret("profile", arrayRefFromStringRef(Profile));
+    OPENSSL_cleanse(Profile.data(), Profile.size());
+    if (!File)
+      return File.takeError();
+    ProfileFile = *File;
+  }
 
   bool DebugInfo = false;
   for (const object::SectionRef &Sec : File.getBinary()->sections())
@@ -272,6 +349,14 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
         "-trap-old-code"};
     if (OldText)
       Command.push_back("-use-old-text");
+    if (Options.Blocks) {
+      // Blocks in an order from the random profile, and BOLT's shuffle of
+      // its clusters from the stream too; no function split in two.
+      Command.push_back("-data=" + ProfileFile);
+      Command.push_back("-reorder-blocks=cluster-shuffle");
+      Command.push_back("-bolt-seed=" + std::to_string(BoltSeed));
+      Command.push_back("-split-functions=0");
+    }
     if (DebugInfo)
       Command.push_back("-update-debug-sections");
     if (!R.LeftInPlace.empty())

@@ -119,6 +119,9 @@ void addRerandomizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                    "Instead of writing, check that INSTALLED is this install's "
                    "layout (exit status 3 if not)");
   Mode->require_option(1);
+  Command->add_flag("--blocks", C->Options.Blocks,
+                    "Also lay out each function's blocks anew (a random "
+                    "profile for BOLT; costs about 1% more instructions)");
   Command->add_option("--bolt", C->Options.Bolt,
                       "The llvm-bolt program (default: llvm-bolt-19)");
   addKeepFlag(*Command, C->Options.Keep,

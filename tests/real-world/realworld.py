@@ -25,7 +25,8 @@ compile bitcode and divcc generates the code when they link.
 of install-1 .. install-N, lays out every executable and shared library of
 the build again with `divtool rerandomize` (from the golden copies, under
 the seed's secret) and runs the tests on that install: a golden master a
-distributor qualified once, re-randomized per install.
+distributor qualified once, re-randomized per install. Even-numbered
+installs also get new block layouts (`rerandomize --blocks`).
 
 --target aarch64 builds for aarch64-linux-gnu (divcc and clang-19 with
 --target=aarch64-linux-gnu -fuse-ld=lld, Debian's cross libraries in
@@ -112,6 +113,8 @@ class Runner:
             cmd = [tools.divtool_path(), "rerandomize", "--seed-file",
                    str(self.seed_file(seed)), "--install", install,
                    str(goldens / rel), "-o", str(bdir / rel)]
+            if int(install.rsplit("-", 1)[1]) % 2 == 0:
+                cmd.append("--blocks")
             p = subprocess.run(cmd, capture_output=True, text=True)
             if p.returncode != 0:
                 raise RuntimeError(f"divtool rerandomize {rel}: {p.stderr.strip()}")
