@@ -126,23 +126,33 @@ Disassembler::directJump(const MCInst &I, uint64_t Address,
   return DirectJump{Target, Desc.isConditionalBranch()};
 }
 
+// x86 declares a memory operand's displacement as OPERAND_MEMORY for mov
+// but not for lea, and AArch64's branch targets are scaled: the operand
+// that moves the target is the one that is the displacement, whatever the
+// operand tables say.
+bool Disassembler::isDisplacement(const MCInst &I, unsigned Op) const {
+  std::optional<uint64_t> Target = pcRelativeTarget(I, 0, 0);
+  if (!Target || !I.getOperand(Op).isImm())
+    return false;
+  MCInst Moved = I;
+  Moved.getOperand(Op).setImm(I.getOperand(Op).getImm() + 1);
+  std::optional<uint64_t> MovedTarget = pcRelativeTarget(Moved, 0, 0);
+  return MovedTarget && *MovedTarget != *Target;
+}
+
 bool Disassembler::sameExceptDisplacements(const MCInst &A,
                                            const MCInst &B) const {
   if (A.getOpcode() != B.getOpcode() ||
       A.getNumOperands() != B.getNumOperands())
     return false;
-  const MCInstrDesc &Desc = MII->get(A.getOpcode());
   for (unsigned Op = 0; Op < A.getNumOperands(); ++Op) {
     const MCOperand &X = A.getOperand(Op), &Y = B.getOperand(Op);
-    if (X.isImm() && Y.isImm() && Op < Desc.getNumOperands() &&
-        (Desc.operands()[Op].OperandType == MCOI::OPERAND_PCREL ||
-         Desc.operands()[Op].OperandType == MCOI::OPERAND_MEMORY))
-      continue;
     if (!X.isValid() || !Y.isValid() || X.isReg() != Y.isReg() ||
-        X.isImm() != Y.isImm())
+        X.isImm() != Y.isImm() || (!X.isReg() && !X.isImm()))
       return false;
-    if ((X.isReg() && X.getReg() != Y.getReg()) ||
-        (X.isImm() && X.getImm() != Y.getImm()) || (!X.isReg() && !X.isImm()))
+    if (X.isReg() ? X.getReg() == Y.getReg() : X.getImm() == Y.getImm())
+      continue;
+    if (!X.isImm() || !isDisplacement(A, Op) || !isDisplacement(B, Op))
       return false;
   }
   return true;

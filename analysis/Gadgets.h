@@ -79,14 +79,17 @@ public:
   std::optional<DirectJump> directJump(const llvm::MCInst &I, uint64_t Address,
                                        unsigned Size) const;
   /// Whether \p A and \p B are the same instruction except perhaps for
-  /// their PC-relative displacements (immediates of branch-target or memory
-  /// operands): the same opcode and every other operand equal.
+  /// their PC-relative displacements (the immediate that moves a branch's
+  /// target or a RIP-relative operand's address): the same opcode and every
+  /// other operand equal.
   bool sameExceptDisplacements(const llvm::MCInst &A,
                                const llvm::MCInst &B) const;
   const GadgetTarget &target() const { return *Target; }
 
 private:
   Disassembler() = default;
+  /// Whether operand \p Op of \p I is its PC-relative displacement.
+  bool isDisplacement(const llvm::MCInst &I, unsigned Op) const;
 
   std::unique_ptr<llvm::MCRegisterInfo> MRI;
   std::unique_ptr<llvm::MCAsmInfo> MAI;
