@@ -21,6 +21,13 @@ void addSourceOption(CLI::App &Command, std::string &Source,
   Command.add_option("--source,-s", Source, Help);
 }
 
+void addGoldenOption(CLI::App &Command, std::string &Golden) {
+  Command.add_option(
+      "--golden", Golden,
+      "For an install: its golden master (default: the recorded one; a copy "
+      "with or without debug information, with the same code)");
+}
+
 void addJobsOption(CLI::App &Command, unsigned &Jobs, const std::string &Help) {
   Command.add_option("-j,--jobs", Jobs, Help)
       ->default_val(1)

@@ -28,6 +28,8 @@ class Option;
 
 namespace divcc {
 
+/// --golden, an install's golden master (verify, symbolize).
+void addGoldenOption(CLI::App &Command, std::string &Golden);
 /// --source/-s, the source tree to copy (default: the current directory).
 void addSourceOption(CLI::App &Command, std::string &Source,
                      const std::string &Help = "The source tree to copy "

@@ -21,10 +21,10 @@ using namespace llvm;
 namespace divcc {
 
 static const char RegistryFormat[] = "divtool population registry";
-// Version 2 added variants.debug_info; a version 1 registry is read as one
-// whose variants kept no debug information, and upgraded when written.
-static const char SchemaVersion[] = "2";
-static const char SchemaVersion1[] = "1";
+// Version 2 added variants.debug_info, version 3 variants.golden_code_sha256
+// (installs). An older registry is read as one without kept debug
+// information or installs, and upgraded when written.
+static constexpr unsigned SchemaVersion = 3;
 
 Key256 variantSeed(const MasterKey &Key, StringRef Id) {
   return Key.streamKey({"population", "variant", Id});
@@ -34,6 +34,10 @@ std::string variantSeedDerivation(StringRef Id) {
   return ("HKDF-SHA256 stream key ('population','variant','" + Id +
           "') of the master secret")
       .str();
+}
+
+std::string installRecordId(StringRef InstallId, StringRef GoldenCodeSha256) {
+  return (InstallId + "@" + GoldenCodeSha256.take_front(12)).str();
 }
 
 std::string populationKeyId(const MasterKey &Key) {
@@ -157,7 +161,7 @@ Error Registry::exec(StringRef Sql) {
 }
 
 Registry::Registry(Registry &&Other)
-    : Path(std::move(Other.Path)), Db(Other.Db), DebugColumn(Other.DebugColumn) {
+    : Path(std::move(Other.Path)), Db(Other.Db), Schema(Other.Schema) {
   Other.Db = nullptr;
 }
 
@@ -191,18 +195,25 @@ Expected<Registry> Registry::open(StringRef Path, StringRef KeyId, bool Write) {
     return E;
   if (Error E = R.check(KeyId))
     return E;
-  if (!R.DebugColumn && Write) {
+  if (R.Schema < SchemaVersion && Write) {
     Transaction T(R.Db);
     if (T.begin() != SQLITE_OK)
       return R.fail("cannot start a transaction");
-    if (Error E = R.exec("ALTER TABLE variants ADD COLUMN debug_info TEXT NOT "
-                         "NULL DEFAULT '';"
-                         "UPDATE meta SET value = '2' WHERE key = "
-                         "'schema_version';"))
+    std::string Upgrade;
+    if (R.Schema < 2)
+      Upgrade += "ALTER TABLE variants ADD COLUMN debug_info TEXT NOT NULL "
+                 "DEFAULT '';";
+    Upgrade += "ALTER TABLE variants ADD COLUMN golden_code_sha256 TEXT NOT "
+               "NULL DEFAULT '';"
+               "UPDATE meta SET value = '" +
+               std::to_string(SchemaVersion) +
+               "' WHERE key = 'schema_version';";
+    if (Error E = R.exec(Upgrade))
       return E;
     if (T.commit() != SQLITE_OK)
-      return R.fail("cannot upgrade it to schema version 2");
-    R.DebugColumn = true;
+      return R.fail("cannot upgrade it to schema version " +
+                    Twine(SchemaVersion));
+    R.Schema = SchemaVersion;
   }
   return R;
 }
@@ -258,13 +269,12 @@ Error Registry::check(StringRef KeyId) {
     return makeError("'" + Path +
                      "' is not a divtool registry (its "
                      "meta table names no registry format)");
-  DebugColumn = Meta["schema_version"] == SchemaVersion;
-  if (!DebugColumn && Meta["schema_version"] != SchemaVersion1)
+  if (StringRef(Meta["schema_version"]).getAsInteger(10, Schema) ||
+      Schema < 1 || Schema > SchemaVersion)
     return makeError("registry '" + Path + "' has schema version '" +
                      Meta["schema_version"] +
-                     "'; this divtool reads "
-                     "versions " +
-                     SchemaVersion1 + " and " + SchemaVersion);
+                     "'; this divtool reads versions 1 to " +
+                     Twine(SchemaVersion));
   if (Meta["window_bytes"] != std::to_string(FingerprintWindowBytes) ||
       Meta["winnow_window"] != std::to_string(FingerprintWinnowWindow))
     return makeError("registry '" + Path +
@@ -283,7 +293,7 @@ Error Registry::create(StringRef KeyId) {
   Transaction T(Db);
   if (T.begin() != SQLITE_OK)
     return fail("cannot start a transaction");
-  const char *Schema = R"sql(
+  const char *Tables = R"sql(
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE variants (
       id TEXT PRIMARY KEY,
@@ -297,7 +307,8 @@ Error Registry::create(StringRef KeyId) {
       source_dir TEXT NOT NULL,
       tree TEXT NOT NULL,
       created TEXT NOT NULL,
-      debug_info TEXT NOT NULL DEFAULT '');
+      debug_info TEXT NOT NULL DEFAULT '',
+      golden_code_sha256 TEXT NOT NULL DEFAULT '');
     CREATE TABLE artifacts (
       id INTEGER PRIMARY KEY,
       variant TEXT NOT NULL REFERENCES variants(id),
@@ -315,12 +326,12 @@ Error Registry::create(StringRef KeyId) {
       artifact INTEGER NOT NULL REFERENCES artifacts(id),
       PRIMARY KEY (hash, artifact)) WITHOUT ROWID;
   )sql";
-  if (Error E = exec(Schema))
+  if (Error E = exec(Tables))
     return E;
   Statement Insert(Db, "INSERT INTO meta (key, value) VALUES (?, ?)");
   std::pair<std::string, std::string> Rows[] = {
       {"format", RegistryFormat},
-      {"schema_version", SchemaVersion},
+      {"schema_version", std::to_string(SchemaVersion)},
       {"key_id", KeyId.str()},
       {"window_bytes", std::to_string(FingerprintWindowBytes)},
       {"winnow_window", std::to_string(FingerprintWinnowWindow)},
@@ -334,6 +345,7 @@ Error Registry::create(StringRef KeyId) {
   }
   if (T.commit() != SQLITE_OK)
     return fail("cannot create it");
+  Schema = SchemaVersion;
   return Error::success();
 }
 
@@ -343,7 +355,9 @@ Expected<std::vector<VariantRecord>> Registry::reserveVariants(
   Transaction T(Db);
   if (T.begin() != SQLITE_OK)
     return fail("cannot start a transaction");
-  Statement Max(Db, "SELECT COALESCE(MAX(number), 0) FROM variants");
+  // Installs are numbered below zero (recordInstall).
+  Statement Max(Db, "SELECT COALESCE(MAX(number), 0) FROM variants "
+                    "WHERE number > 0");
   if (!Max.step())
     return fail("cannot read its variants");
   int64_t Next = Max.integer(0) + 1;
@@ -392,6 +406,50 @@ Error Registry::recordBuilt(StringRef Id, ArrayRef<ArtifactRecord> Artifacts) {
   Update.bind(1, Id).step();
   if (!Update.ok())
     return fail("cannot record variant " + Id);
+  if (Error E = insertArtifacts(Id, Artifacts))
+    return E;
+  if (T.commit() != SQLITE_OK)
+    return fail("cannot record variant " + Id);
+  return Error::success();
+}
+
+Error Registry::recordInstall(const VariantRecord &Install,
+                              const ArtifactRecord &Artifact) {
+  Transaction T(Db);
+  if (T.begin() != SQLITE_OK)
+    return fail("cannot start a transaction");
+  Statement Min(Db, "SELECT COALESCE(MIN(number), 0) FROM variants "
+                    "WHERE number < 0");
+  if (!Min.step())
+    return fail("cannot read its variants");
+  nlohmann::json Command = Install.BuildCommand;
+  Statement Insert(
+      Db, "INSERT INTO variants (id, number, label, status, exit_status, "
+          "seed_derivation, compiler, build_command, source_dir, tree, "
+          "created, golden_code_sha256) "
+          "VALUES (?, ?, ?, 'built', 0, ?, ?, ?, ?, ?, ?, ?)");
+  Insert.bind(1, Install.Id)
+      .bind(2, Min.integer(0) - 1)
+      .bind(3, Install.Label)
+      .bind(4, Install.SeedDerivation)
+      .bind(5, Install.Compiler)
+      .bind(6, Command.dump())
+      .bind(7, Install.SourceDir)
+      .bind(8, Install.Tree)
+      .bind(9, utcNow())
+      .bind(10, Install.GoldenCodeSha256)
+      .step();
+  if (!Insert.ok())
+    return fail("cannot record install " + Install.Id);
+  if (Error E = insertArtifacts(Install.Id, Artifact))
+    return E;
+  if (T.commit() != SQLITE_OK)
+    return fail("cannot record install " + Install.Id);
+  return Error::success();
+}
+
+Error Registry::insertArtifacts(StringRef Id,
+                                ArrayRef<ArtifactRecord> Artifacts) {
   Statement Insert(Db, "INSERT INTO artifacts (variant, path, size, sha256, "
                        "code_sha256, stripped_sha256) VALUES "
                        "(?, ?, ?, ?, ?, ?)");
@@ -422,8 +480,6 @@ Error Registry::recordBuilt(StringRef Id, ArrayRef<ArtifactRecord> Artifacts) {
       Print.reset();
     }
   }
-  if (T.commit() != SQLITE_OK)
-    return fail("cannot record variant " + Id);
   return Error::success();
 }
 
@@ -440,7 +496,8 @@ std::string Registry::variantColumns() const {
   return std::string("id, number, label, status, exit_status, "
                      "seed_derivation, compiler, build_command, source_dir, "
                      "tree, created, ") +
-         (DebugColumn ? "debug_info" : "''");
+         (Schema >= 2 ? "debug_info, " : "'', ") +
+         (Schema >= 3 ? "golden_code_sha256" : "''");
 }
 
 static VariantRecord readVariant(const Statement &S) {
@@ -463,6 +520,7 @@ static VariantRecord readVariant(const Statement &S) {
   V.Tree = S.text(9);
   V.Created = S.text(10);
   V.KeptDebugInfo = S.text(11) == "kept";
+  V.GoldenCodeSha256 = S.text(12);
   return V;
 }
 
@@ -498,14 +556,34 @@ Expected<VariantRecord> Registry::builtVariant(StringRef Id) {
   }
   if (!S.ok())
     return fail("cannot read its variants");
+  // An install is also named by its install id, when that is unambiguous.
+  if (Schema >= 3) {
+    Statement Installs(Db, "SELECT id FROM variants WHERE label = ? AND "
+                           "golden_code_sha256 != '' ORDER BY number");
+    Installs.bind(1, Id);
+    std::vector<std::string> Found;
+    while (Installs.step())
+      Found.push_back(Installs.text(0));
+    if (!Installs.ok())
+      return fail("cannot read its installs");
+    if (Found.size() == 1)
+      return builtVariant(Found.front());
+    if (Found.size() > 1)
+      return makeError("install '" + Id + "' in registry '" + Path +
+                       "' was laid out from " + Twine(Found.size()) +
+                       " golden masters: name one of " + join(Found, ", "));
+  }
   Statement Range(Db, "SELECT MIN(id), MAX(id), count(*) FROM variants "
-                      "WHERE status = 'built'");
+                      "WHERE status = 'built' AND number > 0");
   std::string Known = "it has no built variant";
   if (Range.step() && Range.integer(2) > 0)
     Known = "it holds " + std::to_string(Range.integer(2)) +
             " built variants, " + Range.text(0) + " to " + Range.text(1);
-  return makeError("no variant '" + Id + "' in registry '" + Path + "' (" +
-                   Known + ")");
+  Statement Installs(Db, "SELECT count(*) FROM variants WHERE number < 0");
+  if (Installs.step() && Installs.integer(0) > 0)
+    Known += " and " + std::to_string(Installs.integer(0)) + " installs";
+  return makeError("no variant or install '" + Id + "' in registry '" + Path +
+                   "' (" + Known + ")");
 }
 
 static const char ArtifactColumns[] =

@@ -10,7 +10,9 @@
 //                 how its seed is derived, the compiler, the build command,
 //                 the source and the variant's tree, creation time, and
 //                 whether divtool built it with -g and kept its debug
-//                 information (debug_info 'kept'; schema version 2)
+//                 information (debug_info 'kept'; schema version 2); for
+//                 an install (divtool rerandomize --registry), the SHA-256
+//                 of its golden master's code (schema version 3)
 //   artifacts     per variant: path in the tree, size, SHA-256 of the file,
 //                 SHA-256 of its executable segments (the same for any
 //                 stripped copy), SHA-256 of the stripped copy divtool made
@@ -54,6 +56,11 @@ namespace divcc {
 Key256 variantSeed(const MasterKey &Key, llvm::StringRef Id);
 /// How variantSeed derives a variant's seed, in words, for the registry.
 std::string variantSeedDerivation(llvm::StringRef Id);
+/// The registry's id of install \p InstallId of the golden master whose code
+/// has the SHA-256 \p GoldenCodeSha256: "ID@" and 12 hex digits, so that one
+/// machine's installs of successive golden masters are distinct rows.
+std::string installRecordId(llvm::StringRef InstallId,
+                            llvm::StringRef GoldenCodeSha256);
 /// Hex of the first 8 bytes of streamKey("population", "key-id", ""): names
 /// a master key without revealing it.
 std::string populationKeyId(const MasterKey &Key);
@@ -73,6 +80,11 @@ struct VariantRecord {
   /// Built with -g added by divtool, the debug information kept beside the
   /// registry (DIR/.build-id): a rebuild must add the same -g.
   bool KeptDebugInfo = false;
+  /// An install (divtool rerandomize): the SHA-256 of its golden master's
+  /// code. Its label is the install id, its source the golden master, its
+  /// number below zero. Empty for a variant built from source.
+  std::string GoldenCodeSha256;
+  bool isInstall() const { return !GoldenCodeSha256.empty(); }
 };
 
 struct ArtifactRecord {
@@ -117,7 +129,13 @@ public:
   /// not exit normally).
   llvm::Error recordFailed(llvm::StringRef Id, int64_t ExitStatus);
 
-  /// The variant \p Id; an error if there is none or it was not built.
+  /// Records an install, laid out and so built, with its one artifact.
+  llvm::Error recordInstall(const VariantRecord &Install,
+                            const ArtifactRecord &Artifact);
+
+  /// The variant or install \p Id (an install also by its install id, if
+  /// only one golden master's install has it); an error if there is none or
+  /// it was not built.
   llvm::Expected<VariantRecord> builtVariant(llvm::StringRef Id);
   /// Every variant, in id order.
   llvm::Expected<std::vector<VariantRecord>> variants();
@@ -143,6 +161,10 @@ private:
   llvm::Error create(llvm::StringRef KeyId);
   llvm::Error exec(llvm::StringRef Sql);
   llvm::Error fail(const llvm::Twine &What);
+  /// Inserts \p Artifacts of \p Id and their fingerprints (inside the
+  /// caller's transaction).
+  llvm::Error insertArtifacts(llvm::StringRef Id,
+                              llvm::ArrayRef<ArtifactRecord> Artifacts);
   std::string variantColumns() const;
   /// The artifacts "SELECT columns FROM_WHERE" finds, ?1 bound to \p Value.
   llvm::Expected<std::vector<ArtifactRecord>>
@@ -150,9 +172,9 @@ private:
 
   std::string Path;
   sqlite3 *Db = nullptr;
-  /// Whether variants has debug_info (not in a schema version 1 registry
-  /// opened for reading).
-  bool DebugColumn = true;
+  /// The schema version of the file (an older one opened for reading keeps
+  /// its version: no debug_info column before 2, no installs before 3).
+  unsigned Schema = 0;
 };
 
 } // namespace divcc

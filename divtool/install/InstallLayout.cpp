@@ -235,8 +235,11 @@ Error blankSection(MutableArrayRef<char> Image, StringRef Name) {
 }
 
 /// Sets the GNU build id of the ELF image \p Image to the first bytes of
-/// the SHA-256 of the image with the build id zeroed. Nothing if it has
-/// none.
+/// the SHA-256 of what it loads (each PT_LOAD segment's address, size and
+/// bytes, the build id zeroed, without the ELF header, which counts the
+/// sections): the same for an install laid out from a golden master with
+/// debug information and from a copy stripped of it.
+/// Nothing if it has none.
 Error setBuildIdToDigest(MutableArrayRef<char> Image) {
   auto Where = sectionInFile(Image, ".note.gnu.build-id");
   if (!Where)
@@ -252,12 +255,41 @@ Error setBuildIdToDigest(MutableArrayRef<char> Image) {
   if (Desc + DescSize > Offset + Size || DescSize > sizeof(Sha256Digest))
     return makeError("the build id note is malformed");
   std::fill_n(Image.data() + Desc, DescSize, 0);
-  Sha256Digest D = Sha256::digest(StringRef(Image.data(), Image.size()));
+  Expected<object::ELF64LEFile> Elf =
+      object::ELF64LEFile::create(StringRef(Image.data(), Image.size()));
+  if (!Elf)
+    return Elf.takeError();
+  auto Headers = Elf->program_headers();
+  if (!Headers)
+    return Headers.takeError();
+  Sha256 H;
+  for (const object::ELF64LE::Phdr &P : *Headers) {
+    if (P.p_type != ELF::PT_LOAD)
+      continue;
+    if (P.p_offset + P.p_filesz > Image.size())
+      return makeError("a segment is out of the file");
+    uint64_t Begin = std::max<uint64_t>(P.p_offset, sizeof(ELF::Elf64_Ehdr));
+    uint64_t End = std::max<uint64_t>(P.p_offset + P.p_filesz, Begin);
+    uint8_t Header[16];
+    support::endian::write64le(Header, P.p_vaddr);
+    support::endian::write64le(Header + 8, P.p_filesz);
+    H.update(ArrayRef<uint8_t>(Header));
+    H.update(ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(Image.data()) + Begin, End - Begin));
+  }
+  Sha256Digest D = H.final();
   std::copy_n(D.begin(), DescSize, Image.data() + Desc);
   return Error::success();
 }
 
 } // namespace
+
+std::string installSeedDerivation(StringRef InstallId) {
+  return ("HKDF-SHA256 stream key ('install', the golden master's code "
+          "SHA-256, '" +
+          InstallId + "') of the master secret")
+      .str();
+}
 
 Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
                                       StringRef InstallId, StringRef Output,
@@ -270,16 +302,20 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   Expected<GoldenFunctions> Functions = readGolden(Golden, File);
   if (!Functions)
     return Functions.takeError();
-  Expected<std::string> GoldenSha = fileSha256(Golden);
-  if (!GoldenSha)
-    return GoldenSha.takeError();
+  // The layout follows the golden master's code, not its file: a copy
+  // stripped of debug information is laid out as the golden master with
+  // it, whose updated debug information then describes the install.
+  Expected<ElfImage> GoldenImage = ElfImage::open(Golden);
+  if (!GoldenImage)
+    return GoldenImage.takeError();
+  std::string GoldenCode = codeSha256(*GoldenImage);
 
   // The layout: one stream per golden master and install; the function
   // order first, then (with blocks) the profile and BOLT's own seed.
   std::vector<std::string> Order;
   for (const GoldenFunctions::Function &F : Functions->Functions)
     Order.push_back(F.Name);
-  Key256 Seed = Key.streamKey({"install", *GoldenSha, InstallId});
+  Key256 Seed = Key.streamKey({"install", GoldenCode, InstallId});
   RandomStream Random(Seed);
   OPENSSL_cleanse(Seed.data(), Seed.size());
   Random.shuffle(MutableArrayRef<std::string>(Order));
@@ -416,6 +452,7 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   R.GoldenSize = File.getBinary()->getData().size();
   R.OutputSize = Bytes.size();
   R.OutputSha256 = toHex(Sha256::digest(Bytes));
+  R.GoldenCodeSha256 = GoldenCode;
   if (Options.Keep)
     R.WorkDir = Dir->path();
   return R;

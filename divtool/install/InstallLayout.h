@@ -2,8 +2,9 @@
 //
 // A distributor qualifies one golden master and ships it; each install gets
 // its own code layout, rewritten from the golden master by LLVM BOLT
-// (llvm-bolt-19) under a stream derived from the master secret, the golden
-// master's SHA-256 and the install's id:
+// (llvm-bolt-19) under a stream derived from the master secret, the SHA-256
+// of the golden master's code (its executable segments: the same with or
+// without debug information) and the install's id:
 //
 //   1. the golden master (linked by divcc -fdiversify-golden, which keeps
 //      the relocations BOLT needs to move every function) is checked;
@@ -17,8 +18,9 @@
 //      runs with traps (-trap-old-code); a function BOLT refuses is
 //      retried as skipped (-skip-funcs), and so stays where it was;
 //   5. BOLT's note, which records its command line, is blanked, and the
-//      build id becomes a digest of the install's bytes, so that it names
-//      the install rather than the golden master;
+//      build id becomes a digest of the install's loaded segments, so that
+//      it names the install rather than the golden master (and is the same
+//      with or without debug information);
 //   6. the output is written atomically.
 //
 // The same golden master, secret and id give the same bytes. Nothing
@@ -61,8 +63,12 @@ struct InstallResult {
   unsigned FunctionAlignment = 16; ///< 1 when 16 would not fit
   uint64_t GoldenSize = 0, OutputSize = 0;
   std::string OutputSha256;
+  std::string GoldenCodeSha256; ///< of the golden master's code segments
   std::string WorkDir; ///< set when kept
 };
+
+/// How an install's stream is derived, in words, for the registry.
+std::string installSeedDerivation(llvm::StringRef InstallId);
 
 /// Lays out the golden master \p Golden for the install \p InstallId under
 /// \p Key and writes the result to \p Output.

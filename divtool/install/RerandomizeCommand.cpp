@@ -1,22 +1,25 @@
 //===- RerandomizeCommand.cpp - `divtool rerandomize`: a layout per install
 //===//
 //
-// divtool rerandomize --seed-file K --install ID GOLDEN -o OUT
+// divtool rerandomize --seed-file K --install ID GOLDEN -o OUT [-r REGISTRY]
 //
 // Lays out a golden master (divcc -fdiversify-golden) again for one install,
 // with LLVM BOLT, under the secret in K and the install's id (see
-// divtool/install/InstallLayout.h). Standard error summarizes what moved;
-// nothing printed depends on the secret beyond what the output itself is.
+// divtool/install/InstallLayout.h), and records it in the registry if one
+// is named (InstallRecord.h). Standard error summarizes what moved; nothing
+// printed depends on the secret beyond what the output itself is.
 //
 //===----------------------------------------------------------------------===//
 
 #include "divtool/CommandLine.h"
 #include "divtool/Subcommands.h"
 #include "divtool/install/InstallLayout.h"
+#include "divtool/install/InstallRecord.h"
 #include "random/SeedFile.h"
 #include "registry/Artifacts.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -35,6 +38,7 @@ struct RerandomizeCommandLine {
   std::string Golden;
   std::string Output;
   std::string Check;
+  std::string Registry;
   InstallOptions Options;
 };
 
@@ -65,6 +69,43 @@ int checkInstall(const RerandomizeCommandLine &C, const MasterKey &Key) {
   return 0;
 }
 
+/// Records the install just written to C.Output in C.Registry (created if
+/// missing); an install already recorded must have the same bytes.
+Error recordInRegistry(const RerandomizeCommandLine &C, const MasterKey &Key,
+                       const InstallResult &R) {
+  Expected<VariantRecord> Row =
+      installRecord(C.Install, C.Golden, C.Output, C.Options, R);
+  if (!Row)
+    return Row.takeError();
+  Expected<ArtifactRecord> Artifact =
+      examineArtifact(Row->Tree, sys::path::filename(C.Output), /*StripTo=*/"");
+  if (!Artifact)
+    return Artifact.takeError();
+  Expected<Registry> Reg =
+      Registry::openOrCreate(C.Registry, populationKeyId(Key));
+  if (!Reg)
+    return Reg.takeError();
+  if (Expected<std::vector<ArtifactRecord>> Known = Reg->artifacts(Row->Id);
+      !Known || !Known->empty()) {
+    if (!Known)
+      return Known.takeError();
+    if (Known->front().Sha256 != Artifact->Sha256)
+      return makeError(
+          "registry '" + C.Registry + "' records install '" + C.Install +
+          "' of this golden master with other bytes (" +
+          Known->front().Sha256.substr(0, 12) +
+          "...): laid out with other options or another llvm-bolt?");
+    errs() << "divtool rerandomize: install '" << C.Install
+           << "' was already recorded as " << Row->Id << "\n";
+    return Error::success();
+  }
+  if (Error E = Reg->recordInstall(*Row, *Artifact))
+    return E;
+  errs() << "divtool rerandomize: recorded as " << Row->Id << " in '"
+         << C.Registry << "'\n";
+  return Error::success();
+}
+
 int runRerandomizeCommand(const RerandomizeCommandLine &C,
                           const DivccEnvironment &) {
   Expected<MasterKey> Key = readSeedFile(C.SeedFile);
@@ -93,6 +134,9 @@ int runRerandomizeCommand(const RerandomizeCommandLine &C,
   if (!R->WorkDir.empty())
     errs() << "divtool rerandomize: working directory kept in '" << R->WorkDir
            << "'\n";
+  if (!C.Registry.empty())
+    if (Error E = recordInRegistry(C, *Key, *R))
+      return reportError(std::move(E));
   outs() << R->OutputSha256 << "  " << C.Output << "\n";
   return 0;
 }
@@ -115,10 +159,16 @@ void addRerandomizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   CLI::Option_group *Mode =
       Command->add_option_group("output", "Where the layout goes");
   Mode->add_option("-o,--output", C->Output, "The file to write");
-  Mode->add_option("--check", C->Check,
-                   "Instead of writing, check that INSTALLED is this install's "
-                   "layout (exit status 3 if not)");
+  CLI::Option *Check = Mode->add_option(
+      "--check", C->Check,
+      "Instead of writing, check that INSTALLED is this install's "
+      "layout (exit status 3 if not)");
   Mode->require_option(1);
+  Command
+      ->add_option("-r,--registry", C->Registry,
+                   "Record the install in this registry (created if missing; "
+                   "for verify, identify and symbolize)")
+      ->excludes(Check);
   Command->add_flag("--blocks", C->Options.Blocks,
                     "Also lay out each function's blocks anew (a random "
                     "profile for BOLT; costs about 1% more instructions)");
@@ -138,7 +188,10 @@ void addRerandomizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "function BOLT cannot move stays where it was and is named on stderr. "
       "The same GOLDEN, secret and ID give the same bytes; the build id is a "
       "digest of them. Prints the SHA-256 and name of OUT. --check INSTALLED "
-      "lays out again in a private directory and compares."
+      "lays out again in a private directory and compares. With --registry, "
+      "the install is a row of the population registry (as ID@ and 12 hex "
+      "digits of GOLDEN's code SHA-256), which divtool verify, identify and "
+      "symbolize read."
       "\n\nExit status: 0 on success, 1 on bad input or a failed rewrite, 2 "
       "on a usage error, 3 if --check finds another layout.");
   runWhenChosen(*Command, Run, C, runRerandomizeCommand);

@@ -19,7 +19,8 @@
 //    any other variant holds. The confidence printed is the difference
 //    between its share of the suspect's samples and the runner-up's.
 //
-// Otherwise the answer is "none" (exit status 4).
+// Otherwise the answer is "none" (exit status 4). Installs recorded by
+// divtool rerandomize --registry are candidates like variants.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +66,7 @@ struct Candidate {
 struct Answer {
   std::string Kind = "none"; ///< exact, code, layout or none.
   std::string Variant, Label, Artifact;
+  std::string GoldenCodeSha256; ///< when the answer is an install
   double Confidence = 0;
   uint64_t Windows = 0;
   std::optional<Candidate> Best, RunnerUp;
@@ -191,6 +193,7 @@ int runIdentifyCommand(const IdentifyCommandLine &C, const DivccEnvironment &) {
     if (!V)
       return reportError(V.takeError());
     A->Label = V->Label;
+    A->GoldenCodeSha256 = V->GoldenCodeSha256;
   }
   bool Identified = A->Kind != "none";
 
@@ -215,12 +218,17 @@ int runIdentifyCommand(const IdentifyCommandLine &C, const DivccEnvironment &) {
         {"runner_up", CandidateJson(A->RunnerUp)}};
     if (!A->Note.empty())
       J["note"] = A->Note;
+    if (!A->GoldenCodeSha256.empty())
+      J["golden_code_sha256"] = A->GoldenCodeSha256;
     outs() << J.dump(2) << "\n";
     return Identified ? 0 : NoMatchStatus;
   }
 
   std::string Name =
-      A->Variant + (A->Label.empty() ? "" : " ('" + A->Label + "')");
+      !A->GoldenCodeSha256.empty()
+          ? "install '" + A->Label + "' of golden master " +
+                A->GoldenCodeSha256.substr(0, 12) + " (" + A->Variant + ")"
+          : A->Variant + (A->Label.empty() ? "" : " ('" + A->Label + "')");
   if (A->Kind == "exact") {
     outs() << Name << ": exact match: the suspect is artifact '" << A->Artifact
            << "'\n";

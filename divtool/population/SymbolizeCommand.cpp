@@ -13,7 +13,10 @@
 //     (DIR/.build-id/XX/REST.debug), which outlives the trees. The
 //     binary's build id names the file; it describes exactly the bytes the
 //     customer runs.
-//  3. Regenerated: the recorded build command runs in a temporary copy of
+//  3. Regenerated: an install is laid out again from its golden master
+//     (given with --golden if the recorded one has no debug information)
+//     and BOLT's updated debug information describes its code. For a
+//     variant, the recorded build command runs in a temporary copy of
 //     the source tree with the variant's seed; every divcc or div++ it runs
 //     by name is a small script that adds -g. A variant built with kept
 //     debug information is rebuilt as it was built, -g included, and has
@@ -68,6 +71,7 @@ struct SymbolizeCommandLine {
   std::string SeedFile;
   std::string Variant;
   std::string Source;
+  std::string Golden;
   bool Rebuild = false;
   bool Keep = false;
   std::string Binary;
@@ -211,6 +215,7 @@ Expected<RebuiltVariant> rebuild(const SymbolizeCommandLine &C,
                                  std::string &File) {
   RebuildOptions Options;
   Options.Source = C.Source;
+  Options.Golden = C.Golden;
   Options.SeedFile = C.SeedFile;
   Options.DebugInfo = DebugInfo;
   Options.Keep = C.Keep;
@@ -296,6 +301,11 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C,
       return reportError(R.takeError());
     Rebuilt.emplace(std::move(*R));
     D.Roots.push_back(Rebuilt->Tree + "/");
+    if (!hasLineTables(File) && V->isInstall())
+      return reportError(makeError(
+          "golden master '" + V->SourceDir +
+          "' has no debug information: give a copy with it (built with -g; "
+          "its code is the same) with --golden"));
     if (!hasLineTables(File))
       return reportError(makeError(
           "the rebuild of '" + A->Path +
@@ -309,8 +319,9 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C,
     if (*Code == A->CodeSha256) {
       errs() << "divtool symbolize: debug information from the rebuild (its "
                 "code is the registry's): regenerated with matching code\n";
-    } else if (V->KeptDebugInfo) {
-      // Built with -g in the first place: nothing else to compare with.
+    } else if (V->KeptDebugInfo || V->isInstall()) {
+      // Built with -g in the first place, or laid out by BOLT, which keeps
+      // the code whatever the debug information: nothing to compare with.
       return reportError(makeError(
           "the rebuild of " + V->Id + " has other code than the registry's '" +
           A->Path +
@@ -369,8 +380,11 @@ void addSymbolizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "symbolize", "Turn addresses in a shipped (stripped) variant into "
                    "functions, files and lines");
   addRegistryOptions(*Symbolize, C->Registry, C->SeedFile);
-  Symbolize->add_option("--variant", C->Variant, "The variant BINARY is")
+  Symbolize
+      ->add_option("--variant", C->Variant,
+                   "The variant or install BINARY is (an install by its id)")
       ->required();
+  addGoldenOption(*Symbolize, C->Golden);
   addSourceOption(*Symbolize, C->Source,
                   "The source tree (default: the one the population was "
                   "built from)");

@@ -2,6 +2,7 @@
 
 #include "divtool/population/VariantBuild.h"
 
+#include "divtool/install/InstallRecord.h"
 #include "support/AtomicOutput.h"
 #include "support/Diagnostics.h"
 
@@ -132,6 +133,9 @@ std::string compilerIdentity(StringRef Divcc) {
 }
 
 std::string describeVariant(const VariantRecord &V) {
+  if (V.isInstall())
+    return "install '" + V.Label + "' of golden master " +
+           V.GoldenCodeSha256.substr(0, 12) + " (" + V.Id + ")";
   return "variant " + V.Id + (V.Label.empty() ? "" : " ('" + V.Label + "')");
 }
 
@@ -217,10 +221,38 @@ Error addDebugInfoShim(StringRef Bin, StringRef Tree, StringRef CompilationDir,
   return Error::success();
 }
 
+/// Lays the install \p V out again from its golden master.
+static Expected<RebuiltVariant> layOutAgain(const VariantRecord &V,
+                                            const MasterKey &Key,
+                                            const RebuildOptions &Options) {
+  Expected<RecordedInstall> I = recordedInstall(V, Options.Golden);
+  if (!I)
+    return I.takeError();
+  Expected<PrivateDir> Dir = PrivateDir::create("divtool-rebuild");
+  if (!Dir)
+    return Dir.takeError();
+  RebuiltVariant R{std::move(*Dir), "", ""};
+  R.Tree = R.Dir.path() + "/tree";
+  if (Options.Keep)
+    R.Dir.keep();
+  if (std::error_code EC = sys::fs::create_directory(R.Tree))
+    return makeError("cannot create '" + R.Tree + "'", EC);
+  errs() << Options.Tool << ": laying out " << describeVariant(V)
+         << " again from '" << I->Golden << "' in '" << R.Tree << "'\n";
+  Expected<InstallResult> Laid = layOutInstall(
+      I->Golden, Key, I->InstallId, R.Tree + "/" + I->Artifact, I->Options);
+  if (!Laid)
+    return makeError("the layout of " + describeVariant(V) +
+                     " failed: " + toString(Laid.takeError()));
+  return R;
+}
+
 Expected<RebuiltVariant> rebuildVariant(const VariantRecord &V,
                                         const MasterKey &Key,
                                         StringRef RegistryPath,
                                         const RebuildOptions &Options) {
+  if (V.isInstall())
+    return layOutAgain(V, Key, Options);
   std::string Named = Options.Source.empty() ? V.SourceDir : Options.Source;
   SmallString<256> Source;
   if (std::error_code EC = sys::fs::real_path(Named, Source))

@@ -82,6 +82,8 @@ struct RebuiltVariant {
 struct RebuildOptions {
   /// The source tree; empty for the one the population was built from.
   std::string Source;
+  /// For an install, its golden master; empty for the recorded one.
+  std::string Golden;
   /// The seed file, left out of the copy should it be in the source tree.
   std::string SeedFile;
   /// Adds -g to every divcc and div++ the build runs (see symbolize). A
@@ -102,7 +104,9 @@ struct RebuildOptions {
 
 /// Rebuilds \p V: copies its source to a temporary tree and runs its
 /// recorded build command there with its seed, without the front-end cache
-/// (so that a rebuild does not depend on what the population stored).
+/// (so that a rebuild does not depend on what the population stored). An
+/// install is laid out again from its golden master into the tree
+/// (install/InstallRecord.h).
 llvm::Expected<RebuiltVariant> rebuildVariant(const VariantRecord &V,
                                               const MasterKey &Key,
                                               llvm::StringRef RegistryPath,

@@ -7,6 +7,8 @@
 // SHA-256 and the shipped binary. When they disagree it says which one
 // differs, since that tells what changed: the source or the compiler (the
 // rebuild differs), or the file after the build (the shipped one differs).
+// An install (divtool rerandomize --registry) is laid out again from its
+// golden master instead of rebuilt.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +37,7 @@ struct VerifyCommandLine {
   std::string Variant;
   std::string Artifact;
   std::string Source;
+  std::string Golden;
   bool Keep = false;
   std::string Shipped;
 };
@@ -123,7 +126,7 @@ choose(Registry &Reg, const VerifyCommandLine &C,
   Expected<VariantRecord> V = Reg.builtVariant(Id);
   if (!V)
     return V.takeError();
-  Expected<std::vector<ArtifactRecord>> All = Reg.artifacts(Id);
+  Expected<std::vector<ArtifactRecord>> All = Reg.artifacts(V->Id);
   if (!All)
     return All.takeError();
   auto Names = [&] {
@@ -183,6 +186,7 @@ int runVerifyCommand(const VerifyCommandLine &C, const DivccEnvironment &) {
 
   RebuildOptions Options;
   Options.Source = C.Source;
+  Options.Golden = C.Golden;
   Options.SeedFile = C.SeedFile;
   Options.Keep = C.Keep;
   Options.Tool = "divtool verify";
@@ -209,7 +213,12 @@ int runVerifyCommand(const VerifyCommandLine &C, const DivccEnvironment &) {
       outs() << "  rebuilt   " << R->Sha256 << "  "
              << (M == Match::Identical ? "identical to the registry"
                                        : "DIFFERS from the registry")
-             << (M == Match::SameCode ? " (the code is the same)" : "") << "\n";
+             << (M != Match::SameCode ? ""
+                 : V.isInstall()
+                     ? " (the code is the same: the golden master given "
+                       "differs elsewhere, e.g. in debug information)"
+                     : " (the code is the same)")
+             << "\n";
     }
     if (Shipped) {
       Match M = compare(*Shipped, A);
@@ -224,24 +233,31 @@ int runVerifyCommand(const VerifyCommandLine &C, const DivccEnvironment &) {
 
   if (!RebuildDiffers && !ShippedDiffers) {
     outs() << "verified: " << V.Id
-           << " rebuilt from source and seed is byte-identical to the "
-              "registry"
+           << (V.isInstall() ? " laid out again from its golden master and "
+                               "the secret"
+                             : " rebuilt from source and seed")
+           << " is byte-identical to the registry"
            << (Shipped ? " and matches the shipped binary" : "") << "\n";
     return 0;
   }
   outs() << "NOT verified: ";
-  if (RebuildDiffers && !ShippedDiffers)
+  if (RebuildDiffers && !ShippedDiffers && V.isInstall())
+    outs() << "the new layout differs from the registry: llvm-bolt changed "
+              "since the install was laid out\n";
+  else if (RebuildDiffers && !ShippedDiffers)
     outs() << "the rebuild differs from the registry: the source tree, the "
               "compiler or the build command's environment changed since "
               "the population was built\n";
   else if (!RebuildDiffers)
     outs() << "the shipped binary differs from what " << V.Id
-           << "'s source and seed build: it was changed after the build, or "
-              "is another variant (divtool identify tells which)\n";
+           << (V.isInstall() ? "'s golden master and secret lay out"
+                             : "'s source and seed build")
+           << ": it was changed after the build, or is another variant "
+              "(divtool identify tells which)\n";
   else
     outs() << "both the rebuild and the shipped binary differ from the "
               "registry\n";
-  if (RebuildDiffers) {
+  if (RebuildDiffers && !V.isInstall()) {
     std::string Now = compilerIdentity(findDivcc(V.BuildCommand));
     if (Now != V.Compiler)
       outs() << "  note: the compiler was " << V.Compiler << "\n"
@@ -259,20 +275,23 @@ void addVerifySubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                 "byte-identical to the registry and the shipped binary");
   addRegistryOptions(*Verify, C->Registry, C->SeedFile);
   Verify->add_option("--variant", C->Variant,
-                     "The variant to rebuild (default: the one whose "
-                     "artifact the shipped binary is)");
+                     "The variant or install to rebuild (default: the one "
+                     "whose artifact the shipped binary is)");
   Verify->add_option("--artifact,-a", C->Artifact,
                      "The artifact to compare, when the variant has several");
   addSourceOption(*Verify, C->Source,
                   "The source tree (default: the one the population was "
                   "built from)");
+  addGoldenOption(*Verify, C->Golden);
   addKeepFlag(*Verify, C->Keep, "Keep the temporary tree of the rebuild");
   Verify->add_option("shipped", C->Shipped,
                      "The shipped binary (optional with --variant)");
   Verify->footer(
       "The rebuild runs the recorded build command in a temporary copy of "
       "the source tree, with the variant's seed and without the front-end "
-      "cache.\n\nExit status: 0 when the rebuild is byte-identical to the "
+      "cache. An install is laid out again from its golden master (the "
+      "recorded one, or --golden) with llvm-bolt.\n\nExit status: 0 when the "
+      "rebuild is byte-identical to the "
       "registry and the shipped binary matches it (the same file, the "
       "stripped copy --strip made, or the same code, e.g. stripped by "
       "another tool), 1 on bad input or a failed rebuild, 2 on a usage "

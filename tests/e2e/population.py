@@ -254,7 +254,7 @@ def check_bad_input(work, pop, key, wrong_key, check):
 
     code, out, err = divtool("symbolize", "-r", reg, "--variant", "v0099", "-k", key,
                              app, "0x1000")
-    check(code == 1 and "divtool: error: no variant 'v0099' in registry" in err,
+    check(code == 1 and "divtool: error: no variant or install 'v0099' in registry" in err,
           "unknown variant: error, exit 1", err)
     code, out, err = divtool("identify", "-r", reg, "-k", wrong_key, app)
     check(code == 1 and "belongs to another master secret" in err

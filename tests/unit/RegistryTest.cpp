@@ -1,9 +1,9 @@
 //===- RegistryTest.cpp - The record of a population of variants ----------===//
 //
 // registry/Registry.h in a temporary directory: creating a registry,
-// reserving and recording variants, reading them back, a write that fails
-// halfway leaving nothing of itself, and files that are not the registry
-// asked for refused with an error naming them.
+// reserving and recording variants and installs, reading them back, a
+// write that fails halfway leaving nothing of itself, and files that are
+// not the registry asked for refused with an error naming them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,6 +130,68 @@ TEST(RegistryTest, RecordsAndReadsBack) {
   ASSERT_FALSE(bool(Failed));
   EXPECT_NE(toString(Failed.takeError()).find("failed to build"),
             std::string::npos);
+}
+
+VariantRecord install(StringRef Id, StringRef GoldenCode) {
+  VariantRecord I;
+  I.Id = installRecordId(Id, GoldenCode);
+  I.Label = Id.str();
+  I.GoldenCodeSha256 = GoldenCode.str();
+  I.SeedDerivation = "test";
+  I.Compiler = "llvm-bolt test";
+  I.BuildCommand = {"divtool", "rerandomize", "--install", Id.str()};
+  I.SourceDir = "/golden";
+  I.Tree = "/usr/bin";
+  return I;
+}
+
+TEST(RegistryTest, InstallsBesideVariants) {
+  Fixture F;
+  Registry R = F.create();
+  F.reserve(R, 1);
+  ASSERT_FALSE(bool(R.recordBuilt("v0001", {artifact("app", "v1")})));
+  std::string Golden1(64, 'a'), Golden2(64, 'b');
+  ASSERT_FALSE(
+      bool(R.recordInstall(install("host-1", Golden1), artifact("app", "i1"))));
+  ASSERT_FALSE(
+      bool(R.recordInstall(install("host-2", Golden1), artifact("app", "i2"))));
+  // The same install id again, with another golden master: another row.
+  ASSERT_FALSE(
+      bool(R.recordInstall(install("host-1", Golden2), artifact("app", "i3"))));
+  // The same row twice is refused, and leaves nothing of itself.
+  EXPECT_TRUE(
+      bool(R.recordInstall(install("host-2", Golden1), artifact("app", "i4"))));
+  EXPECT_TRUE(R.artifactsWithHash("i4")->empty());
+
+  // Installs take no variant number.
+  std::vector<VariantRecord> Next = F.reserve(R, 1);
+  ASSERT_EQ(Next.size(), 1u);
+  EXPECT_EQ(Next[0].Id, "v0002");
+
+  Expected<VariantRecord> One = R.builtVariant("host-2");
+  ASSERT_TRUE(bool(One)) << toString(One.takeError());
+  EXPECT_EQ(One->Id, "host-2@aaaaaaaaaaaa");
+  EXPECT_TRUE(One->isInstall());
+  EXPECT_EQ(One->GoldenCodeSha256, Golden1);
+  EXPECT_EQ(One->Status, "built");
+  // host-1 of two golden masters: the rows are named, newest first.
+  Expected<VariantRecord> Ambiguous = R.builtVariant("host-1");
+  ASSERT_FALSE(bool(Ambiguous));
+  EXPECT_NE(toString(Ambiguous.takeError())
+                .find("2 golden masters: name one of host-1@bbbbbbbbbbbb, "
+                      "host-1@aaaaaaaaaaaa"),
+            std::string::npos);
+  Expected<VariantRecord> Named = R.builtVariant("host-1@bbbbbbbbbbbb");
+  ASSERT_TRUE(bool(Named)) << toString(Named.takeError());
+  EXPECT_EQ(Named->GoldenCodeSha256, Golden2);
+
+  Expected<std::vector<ArtifactRecord>> ByCode = R.artifactsWithHash("code-i2");
+  ASSERT_TRUE(bool(ByCode));
+  ASSERT_EQ(ByCode->size(), 1u);
+  EXPECT_EQ((*ByCode)[0].Variant, "host-2@aaaaaaaaaaaa");
+  Expected<VariantRecord> Variant = R.builtVariant("v0001");
+  ASSERT_TRUE(bool(Variant));
+  EXPECT_FALSE(Variant->isInstall());
 }
 
 TEST(RegistryTest, AFailedWriteLeavesNothing) {
