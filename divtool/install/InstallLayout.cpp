@@ -412,18 +412,26 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
       } else {
         FunctionAlign = 16;
         OldText = false;
+        R.NewSegmentReason = "the new code did not fit";
       }
       continue;
     }
     if (Status && *Status == 0)
       break;
     std::optional<std::string> Refused = refusedFunction(Text);
+    bool RefusedAgain = Refused && llvm::is_contained(R.LeftInPlace, *Refused);
     if (!Refused || Attempt >= MaxRefusedFunctions ||
-        llvm::is_contained(R.LeftInPlace, *Refused))
+        (RefusedAgain && !OldText))
       return makeError("llvm-bolt failed on '" + Golden + "' (" +
                        describeWaitStatus(Status.value_or(-1)) + "):\n" +
-                       lastLines(Text, 8));
-    R.LeftInPlace.push_back(*Refused);
+                       lastLines(Log, 8));
+    // A skipped function keeps its place in the old .text, where BOLT 19
+    // cannot also put new code: then the new code goes to a new segment.
+    if (RefusedAgain) {
+      OldText = false;
+      R.NewSegmentReason = "the old .text keeps a function BOLT cannot move";
+    } else
+      R.LeftInPlace.push_back(*Refused);
   }
   R.FitInOldText = StringRef(readLog(Log)).contains("using original .text");
   R.FunctionAlignment = FunctionAlign;

@@ -60,6 +60,9 @@ struct InstallResult {
   uint64_t Functions = 0;               ///< functions in the new order
   std::vector<std::string> LeftInPlace; ///< functions BOLT refused
   bool FitInOldText = false;       ///< the new code took the old .text's place
+  /// Why not, when it did not: "the new code did not fit", or a function
+  /// left in place keeps the old .text.
+  std::string NewSegmentReason;
   unsigned FunctionAlignment = 16; ///< 1 when 16 would not fit
   uint64_t GoldenSize = 0, OutputSize = 0;
   std::string OutputSha256;

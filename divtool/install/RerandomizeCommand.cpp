@@ -128,7 +128,7 @@ int runRerandomizeCommand(const RerandomizeCommandLine &C,
   errs() << "; " << R->GoldenSize << " -> " << R->OutputSize << " bytes ("
          << format("%+.1f%%", Growth * 100) << ", "
          << (R->FitInOldText ? "in the golden master's .text"
-                             : "in a new segment: the new code did not fit")
+                             : "in a new segment: " + R->NewSegmentReason)
          << (R->FunctionAlignment == 1 ? ", functions unaligned to fit" : "")
          << ")\n";
   if (!R->WorkDir.empty())
