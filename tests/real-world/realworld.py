@@ -26,7 +26,10 @@ of install-1 .. install-N, lays out every executable and shared library of
 the build again with `divtool rerandomize` (from the golden copies, under
 the seed's secret) and runs the tests on that install: a golden master a
 distributor qualified once, re-randomized per install. Even-numbered
-installs also get new block layouts (`rerandomize --blocks`).
+installs also get new block layouts (`rerandomize --blocks`). Each install
+is recorded in a registry (--registry); `divtool identify` must name the
+install of one of its binaries, and `divtool verify` lay it out again byte
+for byte.
 
 --target aarch64 builds for aarch64-linux-gnu (divcc and clang-19 with
 --target=aarch64-linux-gnu -fuse-ld=lld, Debian's cross libraries in
@@ -108,18 +111,34 @@ class Runner:
 
     def install(self, tag, bdir, goldens, seed, install):
         """Lays out every golden master of bdir again for install, in
-        place, from the copies in the folder goldens."""
-        for rel in sorted(golden_masters(goldens)):
-            cmd = [tools.divtool_path(), "rerandomize", "--seed-file",
-                   str(self.seed_file(seed)), "--install", install,
-                   str(goldens / rel), "-o", str(bdir / rel)]
+        place, from the copies in the folder goldens, recorded in the
+        registry beside goldens; then identifies and verifies the first."""
+        registry = goldens.with_name(goldens.name + ".sqlite")
+        key = ["--seed-file", str(self.seed_file(seed))]
+        rels = sorted(golden_masters(goldens))
+        for rel in rels:
+            cmd = [tools.divtool_path(), "rerandomize", *key, "--install", install,
+                   "--registry", str(registry), str(goldens / rel), "-o", str(bdir / rel)]
             if int(install.rsplit("-", 1)[1]) % 2 == 0:
                 cmd.append("--blocks")
             p = subprocess.run(cmd, capture_output=True, text=True)
             if p.returncode != 0:
                 raise RuntimeError(f"divtool rerandomize {rel}: {p.stderr.strip()}")
-            summary = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""
-            say(f"{tag}: {rel}: {summary.removeprefix('divtool rerandomize: ')}")
+            summary = [line for line in p.stderr.splitlines() if "functions in a new order" in line]
+            say(f"{tag}: {rel}: {summary[0].removeprefix('divtool rerandomize: ') if summary else ''}")
+        if not rels:
+            return
+        shipped = str(bdir / rels[0])
+        for what, args, expect in (
+                ("identify", [shipped], f"install '{install}' of golden master"),
+                ("verify", [shipped], "verified: ")):
+            p = subprocess.run([tools.divtool_path(), what, "-r", str(registry), *key, *args],
+                               capture_output=True, text=True)
+            if p.returncode != 0 or expect not in p.stdout:
+                raise RuntimeError(f"divtool {what} {rels[0]}: {(p.stdout + p.stderr).strip()}")
+            with self.lock:
+                self.passed += 1
+            say(f"{tag}: divtool {what} {rels[0]}: {p.stdout.strip().splitlines()[-1]}")
 
     def links_shuffled(self):
         names = self.args.transforms.split(",")
@@ -294,6 +313,7 @@ class Runner:
         if not self.args.keep and bdir not in self.keep_dirs:
             shutil.rmtree(bdir, ignore_errors=True)
             shutil.rmtree(goldens, ignore_errors=True)
+            goldens.with_name(goldens.name + ".sqlite").unlink(missing_ok=True)
 
     def run_tests(self, name, seed, tag, bdir, build, goldens, install, reference):
         """The project's tests on the build, or on install (re-randomized
