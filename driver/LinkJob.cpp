@@ -194,7 +194,9 @@ static Error padStartFiles(Compilation &C, const Config &Cfg) {
 /// BOLT's code for a new order is a little larger than the linker's (other
 /// branch sizes, unaligned blocks), and it can take the original .text's
 /// place only if it fits there; otherwise it goes to a new segment, and
-/// the file grows by a page-aligned copy of the code.
+/// the file grows by a page-aligned copy of the code. The program binds
+/// its symbols at load time (-z now, and -fno-plt at compile time), so
+/// that no install needs the PLT at its golden-master address.
 static Error makeGoldenMaster(Compilation &C, const Config &Cfg) {
   std::string Obj;
   if (Cfg.GoldenSlack > 0) {
@@ -218,6 +220,10 @@ static Error makeGoldenMaster(Compilation &C, const Config &Cfg) {
       continue;
     opt::ArgStringList LinkArgs = Cmd.getArguments();
     LinkArgs.push_back("--emit-relocs");
+    // Every symbol bound at load time: BOLT can then call through the GOT
+    // and divtool rerandomize trap the PLT, which BOLT does not move.
+    LinkArgs.push_back("-z");
+    LinkArgs.push_back("now");
     if (!Obj.empty())
       LinkArgs.push_back(C.getArgs().MakeArgString(Obj));
     Cmd.replaceArguments(std::move(LinkArgs));

@@ -325,9 +325,14 @@ const OptionInfo Options[] = {
      setTransformations},
     {"-fdiversify-golden", "",
      "Link a golden master: keep the relocations (--emit-relocs) that "
-     "'divtool rerandomize' needs to lay the program out again per install",
+     "'divtool rerandomize' needs to lay the program out again per "
+     "install; compile with -fno-plt (a later -fplt overrides)",
      [](OptionState &S, StringRef, StringRef) -> Error {
        S.Result.Cfg.GoldenMaster = true;
+       // Calls through the GOT rather than PLT stubs: BOLT moves the calls
+       // but not .plt, whose stubs would be at the same address in every
+       // install.
+       S.Result.ClangArgs.push_back("-fno-plt");
        return Error::success();
      }},
     {"-fdiversify-golden-slack=", "BYTES",

@@ -3,6 +3,7 @@
 #include "divtool/install/InstallLayout.h"
 
 #include "analysis/Gadgets.h"
+#include "divtool/install/UnusedPlt.h"
 #include "random/RandomStream.h"
 #include "random/SeedFile.h"
 #include "registry/Artifacts.h"
@@ -364,6 +365,18 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
     else
       consumeError(Name.takeError());
 
+  // A golden master that binds every symbol at load time lets BOLT call
+  // through the GOT, and the PLT become traps (UnusedPlt.h).
+  bool ClosePlt = false;
+  if (Functions->Arch == Triple::x86_64) {
+    StringRef Data = File.getBinary()->getData();
+    Expected<bool> Now = bindsNow(ArrayRef<char>(Data.data(), Data.size()));
+    if (!Now)
+      return makeError("cannot read the dynamic section of '" + Golden +
+                       "': " + toString(Now.takeError()));
+    ClosePlt = *Now;
+  }
+
   InstallResult R;
   R.Functions = Order.size();
   std::string Log = Dir->path() + "/bolt.log";
@@ -395,6 +408,8 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
     }
     if (DebugInfo)
       Command.push_back("-update-debug-sections");
+    if (ClosePlt)
+      Command.push_back("-plt=all");
     if (!R.LeftInPlace.empty())
       Command.push_back("-skip-funcs=" + join(R.LeftInPlace, ","));
     Expected<pid_t> Pid =
@@ -448,6 +463,14 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
       (*Rewritten)->getBufferStart(), (*Rewritten)->getBufferEnd());
   if (Error E = blankSection(*Image, ".note.bolt_info"))
     return makeError("cannot blank BOLT's note: " + toString(std::move(E)));
+  if (ClosePlt) {
+    Expected<unsigned> Trapped = trapUnusedPlt(*Image);
+    if (!Trapped)
+      return makeError("cannot read BOLT's output: " +
+                       toString(Trapped.takeError()));
+    R.TrappedPltStubs = *Trapped;
+    R.TrappedLazyBinding = true;
+  }
   if (Error E = setBuildIdToDigest(*Image))
     return makeError("cannot set the build id: " + toString(std::move(E)));
   StringRef Bytes(Image->data(), Image->size());

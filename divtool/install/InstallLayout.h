@@ -17,11 +17,12 @@
 //      no hot-text padding), and fills the original code it no longer
 //      runs with traps (-trap-old-code); a function BOLT refuses is
 //      retried as skipped (-skip-funcs), and so stays where it was;
-//   5. BOLT's note, which records its command line, is blanked, and the
+//   5. what the PLT no longer runs becomes traps (UnusedPlt.h);
+//   6. BOLT's note, which records its command line, is blanked, and the
 //      build id becomes a digest of the install's loaded segments, so that
 //      it names the install rather than the golden master (and is the same
 //      with or without debug information);
-//   6. the output is written atomically.
+//   7. the output is written atomically.
 //
 // The same golden master, secret and id give the same bytes. Nothing
 // derived from the secret appears in the output or in any message: the
@@ -63,6 +64,9 @@ struct InstallResult {
   /// Why not, when it did not: "the new code did not fit", or a function
   /// left in place keeps the old .text.
   std::string NewSegmentReason;
+  /// The PLT's lazy binding became traps, and this many stubs nothing calls.
+  bool TrappedLazyBinding = false;
+  unsigned TrappedPltStubs = 0;
   unsigned FunctionAlignment = 16; ///< 1 when 16 would not fit
   uint64_t GoldenSize = 0, OutputSize = 0;
   std::string OutputSha256;

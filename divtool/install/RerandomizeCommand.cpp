@@ -130,7 +130,12 @@ int runRerandomizeCommand(const RerandomizeCommandLine &C,
          << (R->FitInOldText ? "in the golden master's .text"
                              : "in a new segment: " + R->NewSegmentReason)
          << (R->FunctionAlignment == 1 ? ", functions unaligned to fit" : "")
-         << ")\n";
+
+         << ")";
+  if (R->TrappedLazyBinding)
+    errs() << "; PLT: lazy binding and " << R->TrappedPltStubs
+           << " stubs nothing calls are traps";
+  errs() << "\n";
   if (!R->WorkDir.empty())
     errs() << "divtool rerandomize: working directory kept in '" << R->WorkDir
            << "'\n";
