@@ -13,14 +13,21 @@ For each benchmark:
   4. with --instructions, cachegrind's instruction counts of the workload
      (overhead.py's shorter counted run) for the golden master and each
      install: their ratio is the run-time cost of the new layout, free of
-     machine noise.
+     machine noise;
+  5. with --survival, divtool audit --matrix over the golden master and
+     the installs: absolute and relative survival golden -> install and
+     install -> install (mean and worst pair).
+--blocks lays out each function's blocks anew too (rerandomize --blocks).
 The table gives, per benchmark: the program's size, the golden master's
 and an install's size relative to the compile-time variant, the median
 rerandomize time, the cached build time and their ratio, and the
 instruction ratios install/golden (mean and worst).
 
   PYTHONPATH=tests python3 bench/install_layout.py --installs 5 --instructions
+  PYTHONPATH=tests python3 bench/install_layout.py --blocks --survival --instructions
 """
+
+import json
 
 import argparse
 import os
@@ -56,14 +63,36 @@ def build(bench, flags, out, env=None):
         os.environ.update(saved)
 
 
-def rerandomize(key, install, golden, out):
+def rerandomize(key, install, golden, out, blocks):
     started = time.perf_counter()
     p = subprocess.run([tools.divtool_path(), "rerandomize", "--seed-file", str(key),
-                        "--install", install, str(golden), "-o", str(out)],
+                        "--install", install, str(golden), "-o", str(out)]
+                       + (["--blocks"] if blocks else []),
                        capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"rerandomize {golden}: {p.stderr}")
     return time.perf_counter() - started, p.stderr.strip()
+
+
+def survival(golden, installs):
+    """divtool audit --matrix over golden and installs: mean and worst
+    absolute and relative survival from the golden master to each install,
+    and between every ordered pair of installs, in percent."""
+    p = subprocess.run([tools.divtool_path(), "audit", "--matrix", "--json", "--no-progress",
+                        str(golden), *map(str, installs)], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"audit --matrix: {p.stderr[-300:]}")
+    matrix = json.loads(p.stdout)["matrix"]
+    n = len(installs) + 1
+    pairs = {"golden->install": [(0, b) for b in range(1, n)],
+             "install->install": [(a, b) for a in range(1, n) for b in range(1, n) if a != b]}
+    row = {}
+    for pair, cells in pairs.items():
+        for kind, key in (("absolute", "survival"), ("relative", "relative_survival")):
+            shares = [100.0 * matrix[key][a][b] for a, b in cells]
+            row[f"{pair} {kind} mean"] = statistics.mean(shares)
+            row[f"{pair} {kind} worst"] = max(shares)
+    return row
 
 
 def main():
@@ -74,6 +103,10 @@ def main():
     ap.add_argument("--installs", type=int, default=5, help="installs per golden master")
     ap.add_argument("--instructions", action="store_true",
                     help="count the workload's instructions, install against golden")
+    ap.add_argument("--blocks", action="store_true",
+                    help="lay out each function's blocks anew too (rerandomize --blocks)")
+    ap.add_argument("--survival", action="store_true",
+                    help="audit --matrix: survival golden -> install, install -> install")
     args = ap.parse_args()
     names = args.benchmarks.split(",")
     for n in names:
@@ -106,7 +139,7 @@ def main():
             installs, seconds = [], []
             for i in range(1, args.installs + 1):
                 out = work / f"install-{i}"
-                s, summary = rerandomize(key, f"install-{i}", golden, out)
+                s, summary = rerandomize(key, f"install-{i}", golden, out, args.blocks)
                 seconds.append(s)
                 installs.append(out)
                 log(f"{n}: install-{i}: {s:.2f} s; {summary}")
@@ -134,6 +167,8 @@ def main():
                           for i in range(len(installs))]
                 row["instructions mean"] = statistics.mean(ratios)
                 row["instructions worst"] = max(ratios)
+            if args.survival:
+                row.update(survival(golden, installs))
             rows.append(row)
             shutil.rmtree(work, ignore_errors=True)
     finally:
@@ -142,8 +177,13 @@ def main():
     columns = ["benchmark", "size", "golden", "install", "rerandomize", "compile", "cheaper"]
     if args.instructions:
         columns += ["instructions mean", "instructions worst"]
-    print(f"\n{args.installs} installs per golden master; sizes relative to the "
-          "compile-time variant's file; times in seconds (wall clock)\n")
+    if args.survival:
+        columns += [f"{pair} {kind} {stat}" for pair in ("golden->install", "install->install")
+                    for kind in ("absolute", "relative") for stat in ("mean", "worst")]
+    print(f"\n{args.installs} installs per golden master"
+          f"{' with --blocks' if args.blocks else ''}; sizes relative to the "
+          "compile-time variant's file; times in seconds (wall clock); survival "
+          "in % of the attacker's binary's gadgets\n")
     print("| " + " | ".join(columns) + " |")
     print("| " + " | ".join("---" for _ in columns) + " |")
     for r in rows:
@@ -153,7 +193,8 @@ def main():
             cells.append(v if isinstance(v, str) else
                          f"{v:,}" if isinstance(v, int) else
                          f"{v:.1f}x" if c == "cheaper" else
-                         f"{v:.2f}" if c in ("rerandomize", "compile") else f"{v:.4f}")
+                         f"{v:.2f}" if c in ("rerandomize", "compile") or "->" in c
+                         else f"{v:.4f}")
         print("| " + " | ".join(cells) + " |")
 
 
