@@ -61,6 +61,21 @@ readGolden(StringRef Path, object::OwningBinary<object::ObjectFile> &File) {
     return makeError("'" + Path +
                      "' is not an x86-64 or AArch64 ELF executable or shared "
                      "object");
+  // BOLT 19 cannot rewrite glibc's static start-up code (its FDEs conflict
+  // with __restore_rt's symbols, and what it makes of them traps).
+  if (auto *Elf64 = dyn_cast<object::ELF64LEObjectFile>(Elf)) {
+    auto Headers = Elf64->getELFFile().program_headers();
+    if (!Headers)
+      return makeError("cannot read the program headers of '" + Path +
+                       "': " + toString(Headers.takeError()));
+    if (llvm::none_of(*Headers, [](const object::ELF64LE::Phdr &P) {
+          return P.p_type == ELF::PT_DYNAMIC;
+        }))
+      return makeError("'" + Path +
+                       "' is statically linked: LLVM BOLT 19 cannot lay out "
+                       "the C library's static start-up code; link the "
+                       "golden master dynamically");
+  }
   bool CodeRelocations = false, Rewritten = false;
   for (const object::SectionRef &Sec : Elf->sections()) {
     Expected<StringRef> Name = Sec.getName();

@@ -134,7 +134,8 @@ int runRerandomizeCommand(const RerandomizeCommandLine &C,
          << ")";
   if (R->TrappedLazyBinding)
     errs() << "; PLT: lazy binding and " << R->TrappedPltStubs
-           << " stubs nothing calls are traps";
+           << (R->TrappedPltStubs == 1 ? " stub" : " stubs")
+           << " nothing calls are traps";
   errs() << "\n";
   if (!R->WorkDir.empty())
     errs() << "divtool rerandomize: working directory kept in '" << R->WorkDir
