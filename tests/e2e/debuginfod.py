@@ -54,7 +54,7 @@ def check_kept(work, key, check):
     rows = db.execute("SELECT id, debug_info FROM variants ORDER BY number").fetchall()
     schema = db.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     db.close()
-    check(rows == [("v0001", "kept"), ("v0002", "kept")] and schema == ("2",),
+    check(rows == [("v0001", "kept"), ("v0002", "kept")] and schema == ("3",),
           "the registry records the kept debug information", f"{rows} {schema}")
 
     ship = pop / "ship" / "v0001" / "app"

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 using namespace divcc;
 using namespace llvm;
@@ -192,6 +193,44 @@ TEST(RegistryTest, InstallsBesideVariants) {
   Expected<VariantRecord> Variant = R.builtVariant("v0001");
   ASSERT_TRUE(bool(Variant));
   EXPECT_FALSE(Variant->isInstall());
+}
+
+/// Runs \p Sql on the SQLite file \p Path.
+void runSql(const std::string &Path, const char *Sql) {
+  sqlite3 *Db = nullptr;
+  ASSERT_EQ(sqlite3_open(Path.c_str(), &Db), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(Db, Sql, nullptr, nullptr, nullptr), SQLITE_OK)
+      << sqlite3_errmsg(Db);
+  sqlite3_close(Db);
+}
+
+TEST(RegistryTest, SchemaVersion2IsReadAndUpgraded) {
+  Fixture F;
+  {
+    Registry R = F.create();
+    F.reserve(R, 1);
+    ASSERT_FALSE(bool(R.recordBuilt("v0001", {artifact("app", "v1")})));
+  }
+  // What a registry written before installs looks like.
+  runSql(F.Path, "ALTER TABLE variants DROP COLUMN golden_code_sha256;"
+                 "UPDATE meta SET value = '2' WHERE key = 'schema_version';");
+  {
+    Expected<Registry> R = Registry::open(F.Path, F.KeyId, /*Write=*/false);
+    ASSERT_TRUE(bool(R)) << toString(R.takeError());
+    Expected<VariantRecord> V = R->builtVariant("v0001");
+    ASSERT_TRUE(bool(V)) << toString(V.takeError());
+    EXPECT_FALSE(V->isInstall());
+  }
+  Expected<Registry> R = Registry::open(F.Path, F.KeyId, /*Write=*/true);
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  ASSERT_FALSE(bool(R->recordInstall(install("host-1", std::string(64, 'c')),
+                                     artifact("app", "i1"))));
+  Expected<VariantRecord> I = R->builtVariant("host-1");
+  ASSERT_TRUE(bool(I)) << toString(I.takeError());
+  EXPECT_TRUE(I->isInstall());
+  Expected<VariantRecord> V = R->builtVariant("v0001");
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+  EXPECT_FALSE(V->isInstall());
 }
 
 TEST(RegistryTest, AFailedWriteLeavesNothing) {
