@@ -123,7 +123,8 @@ Expected<ElfImage> ElfImage::open(StringRef Path) {
   if (!gadgetTriple(Image.Arch))
     return fail(Path, "unsupported architecture '" +
                           Triple::getArchTypeName(Image.Arch) +
-                          "'; divtool reads x86-64 and AArch64 binaries");
+                          "'; divtool reads " + supportedTargetsText() +
+                          " binaries");
   auto *Elf64 = dyn_cast<ELF64LEObjectFile>(Obj);
   if (!Elf64)
     return fail(Path, "not a 64-bit little-endian ELF file");

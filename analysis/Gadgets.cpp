@@ -49,8 +49,8 @@ Disassembler::create(Triple::ArchType Arch) {
   MCTargetOptions Options;
   D->MAI.reset(TheTarget->createMCAsmInfo(*D->MRI, T->str(), Options));
   D->MII.reset(TheTarget->createMCInstrInfo());
-  if (D->MII)
-    D->Target = createDiversityTarget(*T)->createGadgetTarget(*D->MII);
+  if (D->MII && D->MRI)
+    D->Target = createDiversityTarget(*T)->createGadgetTarget(*D->MII, *D->MRI);
   if (D->Target)
     D->STI.reset(TheTarget->createMCSubtargetInfo(
         T->str(), "", D->Target->disassemblerFeatures()));

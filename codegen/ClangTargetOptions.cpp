@@ -16,9 +16,11 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticFrontend.h"
 #include "clang/Basic/LangOptions.h"
+#include "clang/Basic/TargetInfo.h"
 #include "clang/Basic/TargetOptions.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Lex/HeaderSearchOptions.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Target/TargetMachine.h"
@@ -182,6 +184,16 @@ std::optional<CodeModel::Model> codeModel(const clang::CompilerInvocation &CI) {
       .Case("medium", CodeModel::Medium)
       .Case("large", CodeModel::Large)
       .Default(std::nullopt);
+}
+
+std::string targetFeatures(clang::DiagnosticsEngine &Diags,
+                           const clang::CompilerInvocation &CI) {
+  auto Options = std::make_shared<clang::TargetOptions>(CI.getTargetOpts());
+  llvm::IntrusiveRefCntPtr<clang::TargetInfo> Info =
+      clang::TargetInfo::CreateTargetInfo(Diags, Options);
+  const std::vector<std::string> &Features =
+      Info ? Options->Features : CI.getTargetOpts().Features;
+  return llvm::join(Features, ",");
 }
 
 } // namespace divcc

@@ -7,6 +7,7 @@
 #include "llvm/Target/TargetOptions.h"
 
 #include <optional>
+#include <string>
 
 namespace clang {
 class CompilerInvocation;
@@ -21,6 +22,14 @@ namespace divcc {
 bool initTargetOptions(clang::DiagnosticsEngine &Diags,
                        llvm::TargetOptions &Options,
                        const clang::CompilerInvocation &CI);
+
+/// The subtarget features the target machine gets, as clang-19's
+/// CompilerInstance computes them (TargetInfo::CreateTargetInfo: the
+/// target's defaults for the CPU, then -target-feature in order): the
+/// features every function starts from. RISC-V's assembly printer compares
+/// each function's features with these (.option arch).
+std::string targetFeatures(clang::DiagnosticsEngine &Diags,
+                           const clang::CompilerInvocation &CI);
 
 /// -mcmodel as clang maps it (getCodeModel in BackendUtil.cpp).
 std::optional<llvm::CodeModel::Model>

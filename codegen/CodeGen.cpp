@@ -259,7 +259,7 @@ int runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
   if (!initTargetOptions(Diags, Options, CI))
     return 1;
   const clang::TargetOptions &TO = CI.getTargetOpts();
-  std::string Features = join(TO.Features, ",");
+  std::string Features = targetFeatures(Diags, CI);
   std::optional<CodeGenOptLevel> OptLevel =
       CodeGenOpt::getLevel(CGO.OptimizationLevel);
   std::unique_ptr<TargetMachine> TM(TheTarget->createTargetMachine(

@@ -26,10 +26,12 @@
 #include "clang/Driver/Options.h"
 #include "clang/Driver/ToolChain.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Option/ArgList.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace llvm;
 using namespace clang::driver;
@@ -49,6 +51,12 @@ static bool isRelocatableLink(const Command &Cmd) {
   return false;
 }
 
+/// The ld.lld beside clang.
+static const char *lldExecutable(const opt::ArgList &Args) {
+  return Args.MakeArgString(sys::path::parent_path(clangExecutable()) +
+                            "/ld.lld");
+}
+
 /// `link`: lld's --shuffle-sections lays out the functions of all object
 /// files (each in its own section, see DiversifyingCommand) in a random
 /// order. lld takes a 32-bit seed on its command line, drawn from the `link`
@@ -64,8 +72,7 @@ static Error shuffleSections(Compilation &C, const Config &Cfg) {
   // lld reads 0 as "random" and -1 as "reverse".
   auto Seed = uint32_t(Random.between(1, UINT32_MAX - 1));
 
-  const char *Lld = C.getArgs().MakeArgString(
-      sys::path::parent_path(clangExecutable()) + "/ld.lld");
+  const char *Lld = lldExecutable(C.getArgs());
   for (Command &Cmd : C.getJobs()) {
     if (!isa<LinkJobAction>(Cmd.getSource()))
       continue;
@@ -83,8 +90,10 @@ static Error shuffleSections(Compilation &C, const Config &Cfg) {
 /// true of an object with no code that runs: a linker turns protection off
 /// for the whole program when one object lacks the mark.
 static void writeNotes(raw_ostream &Out, const TrapPadding &Padding) {
-  Out << "\t.section .note.GNU-stack,\"\",%progbits\n"
-      << "\t.section .note.gnu.property,\"a\",%note\n"
+  Out << "\t.section .note.GNU-stack,\"\",%progbits\n";
+  if (!Padding.FeatureProperty)
+    return; // the target has no such property (RISC-V in LLVM 19)
+  Out << "\t.section .note.gnu.property,\"a\",%note\n"
       << "\t.p2align 3\n"
       << "\t.long 4, 16, " << ELF::NT_GNU_PROPERTY_TYPE_0 << "\n"
       << "\t.asciz \"GNU\"\n"
@@ -103,17 +112,43 @@ static TrapPadding trapPadding(const llvm::Triple &T) {
 }
 
 Error assembleCodeFreeObject(StringRef Body, const llvm::Triple &T,
-                             const std::string &Obj) {
+                             const std::string &Obj,
+                             std::optional<uint32_t> ElfFlags) {
   std::string Asm = Body.str();
   raw_string_ostream AsmOS(Asm);
   writeNotes(AsmOS, trapPadding(T));
-  return assembleObject(Asm, T, Obj);
+  return assembleObject(Asm, T, Obj, ElfFlags);
+}
+
+/// The e_flags of the first ELF object of \p C's links (the C runtime's
+/// start file, or the first input): what an object divcc adds to the link
+/// must declare too, since lld refuses RISC-V objects of another
+/// floating-point ABI. None if no link has one.
+static std::optional<uint32_t> linkElfFlags(Compilation &C) {
+  for (Command &Cmd : C.getJobs()) {
+    if (!isa<LinkJobAction>(Cmd.getSource()))
+      continue;
+    for (const char *Arg : Cmd.getArguments()) {
+      if (!StringRef(Arg).ends_with(".o"))
+        continue;
+      Expected<object::OwningBinary<object::ObjectFile>> Obj =
+          object::ObjectFile::createObjectFile(Arg);
+      if (!Obj) {
+        consumeError(Obj.takeError());
+        continue;
+      }
+      if (auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj->getBinary()))
+        return Elf->getPlatformFlags();
+    }
+  }
+  return std::nullopt;
 }
 
 /// Assembles trap padding into \p Obj: \p InitSize bytes in .init and
 /// \p TextSize bytes in .text.
 static Error assemblePadding(const std::string &Obj, uint64_t InitSize,
-                             uint64_t TextSize, const llvm::Triple &T) {
+                             uint64_t TextSize, const llvm::Triple &T,
+                             std::optional<uint32_t> ElfFlags) {
   std::string Asm;
   raw_string_ostream AsmOS(Asm);
   unsigned Fill = trapPadding(T).FillByte;
@@ -121,7 +156,7 @@ static Error assemblePadding(const std::string &Obj, uint64_t InitSize,
         << "\t.fill " << InitSize << ", 1, " << Fill << "\n"
         << "\t.text\n"
         << "\t.fill " << TextSize << ", 1, " << Fill << "\n";
-  if (Error E = assembleCodeFreeObject(Asm, T, Obj))
+  if (Error E = assembleCodeFreeObject(Asm, T, Obj, ElfFlags))
     return createStringError("cannot assemble the link-time padding: " +
                              toString(std::move(E)));
   return Error::success();
@@ -171,7 +206,7 @@ static Error padStartFiles(Compilation &C, const Config &Cfg) {
     sys::fs::remove(Obj);
   } else {
     C.addTempFile(C.getArgs().MakeArgString(Obj));
-    if (Error E = assemblePadding(Obj, InitSize, TextSize, T))
+    if (Error E = assemblePadding(Obj, InitSize, TextSize, T, linkElfFlags(C)))
       return E;
   }
 
@@ -210,7 +245,7 @@ static Error makeGoldenMaster(Compilation &C, const Config &Cfg) {
       raw_string_ostream(Asm)
           << "\t.text\n\t.fill " << Cfg.GoldenSlack << ", 1, "
           << unsigned(trapPadding(T).FillByte) << "\n";
-      if (Error E = assembleCodeFreeObject(Asm, T, Obj))
+      if (Error E = assembleCodeFreeObject(Asm, T, Obj, linkElfFlags(C)))
         return createStringError("cannot assemble the golden master's slack: " +
                                  toString(std::move(E)));
     }
@@ -229,6 +264,30 @@ static Error makeGoldenMaster(Compilation &C, const Config &Cfg) {
     Cmd.replaceArguments(std::move(LinkArgs));
   }
   return Error::success();
+}
+
+void linkForeignTargetsWithLld(Compilation &C) {
+  const opt::ArgList &Args = C.getArgs();
+  const llvm::Triple &Target = C.getDefaultToolChain().getTriple();
+  llvm::Triple Host(sys::getProcessTriple());
+  // -m32 and -mx32 are the host's linker's too.
+  if (Args.hasArg(options::OPT_fuse_ld_EQ) ||
+      Target.getArch() == Host.getArch() || (Target.isX86() && Host.isX86()))
+    return;
+  for (Command &Cmd : C.getJobs()) {
+    if (!isa<LinkJobAction>(Cmd.getSource()))
+      continue;
+    // A TRIPLE-ld (binutils for the target) links for it; the host's ld,
+    // which clang falls back to, does not.
+    StringRef Linker = sys::path::filename(Cmd.getExecutable());
+    if (Linker != "ld")
+      continue;
+    Cmd.replaceExecutable(lldExecutable(Args));
+    if (Args.hasArg(options::OPT_v))
+      errs() << "divcc: linking for " << Target.str()
+             << " with ld.lld: the host's ld cannot, and there is no "
+             << Target.str() << "-ld\n";
+  }
 }
 
 Error diversifyLinkJobs(Compilation &C, const Config &Cfg) {

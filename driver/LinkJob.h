@@ -6,7 +6,8 @@
 // files -- by a random distance). Both derive what they need from their own
 // random stream and change only the link commands of the compilation. A
 // golden master (-fdiversify-golden) keeps its relocations, for the
-// install-time layout of divtool rerandomize.
+// install-time layout of divtool rerandomize. A link for another
+// architecture that the host's ld cannot do is lld's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,8 @@
 #include "llvm/Support/Error.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace clang::driver {
@@ -31,11 +34,19 @@ struct Config;
 /// Fails (before anything runs) if they cannot be applied as asked.
 llvm::Error diversifyLinkJobs(clang::driver::Compilation &C, const Config &Cfg);
 
+/// Links for a foreign target (--target=aarch64-linux-gnu on x86-64) with
+/// lld when clang would run the host's ld, which cannot (binutils for the
+/// target, TRIPLE-ld, can, and so can a linker named with -fuse-ld).
+void linkForeignTargetsWithLld(clang::driver::Compilation &C);
+
 /// Assembles \p Body, assembly that adds no code that runs, into the object
 /// \p Obj for \p T (a supported target), with the notes clang's objects
-/// carry, so that linking it changes no property of the program.
-llvm::Error assembleCodeFreeObject(llvm::StringRef Body, const llvm::Triple &T,
-                                   const std::string &Obj);
+/// carry, so that linking it changes no property of the program, and with
+/// \p ElfFlags as its e_flags if given.
+llvm::Error
+assembleCodeFreeObject(llvm::StringRef Body, const llvm::Triple &T,
+                       const std::string &Obj,
+                       std::optional<uint32_t> ElfFlags = std::nullopt);
 
 } // namespace divcc
 

@@ -236,6 +236,7 @@ int runDriver(int Argc, const char **Argv) {
       Slot = std::make_unique<InProcessCc1Command>(*Slot);
   }
 
+  linkForeignTargetsWithLld(*C);
   if (Cfg.diversifying() || Cfg.GoldenMaster)
     if (Error E = diversifyLinkJobs(*C, Cfg))
       fail(toString(std::move(E)));

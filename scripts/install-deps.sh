@@ -47,6 +47,9 @@ packages=(
   # qemu-user to run the results (tests/e2e/aarch64.py, tests/lit/aarch64/)
   libc6-dev-arm64-cross libgcc-12-dev-arm64-cross libstdc++-12-dev-arm64-cross
   qemu-user
+  # 32-bit ARM (armhf) and RISC-V 64: the same, for tests/lit/riscv64/
+  libc6-dev-armhf-cross libgcc-12-dev-armhf-cross libstdc++-12-dev-armhf-cross
+  libc6-dev-riscv64-cross libgcc-12-dev-riscv64-cross libstdc++-12-dev-riscv64-cross
 )
 
 # The real-world tests fetch their sources with npm pack; a machine without

@@ -10,6 +10,7 @@
 #include "support/Assembler.h"
 #include "support/AtomicOutput.h"
 
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/MC/MCAsmBackend.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCCodeEmitter.h"
@@ -24,14 +25,48 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 namespace divcc {
 
-Error assembleObject(StringRef Assembly, const Triple &Target, StringRef Path) {
+/// Sets the e_flags of the ELF file \p Path to \p Flags.
+static Error setElfFlags(StringRef Path, uint32_t Flags) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> In = MemoryBuffer::getFile(Path);
+  if (!In)
+    return createStringError("cannot read '" + Path +
+                             "': " + In.getError().message());
+  std::string Bytes = (*In)->getBuffer().str();
+  if (Bytes.size() < ELF::EI_NIDENT ||
+      !StringRef(Bytes).starts_with(ELF::ElfMagic))
+    return createStringError("'" + Path + "' is not an ELF file");
+  // e_flags follows e_type, e_machine, e_version, e_entry, e_phoff, e_shoff.
+  bool Is64 = Bytes[ELF::EI_CLASS] == ELF::ELFCLASS64;
+  uint64_t Offset = ELF::EI_NIDENT + 2 + 2 + 4 + 3 * (Is64 ? 8 : 4);
+  if (Bytes.size() < Offset + 4)
+    return createStringError("'" + Path + "' is not an ELF file");
+  if (Bytes[ELF::EI_DATA] == ELF::ELFDATA2MSB)
+    support::endian::write32be(&Bytes[Offset], Flags);
+  else
+    support::endian::write32le(&Bytes[Offset], Flags);
+  std::error_code EC;
+  raw_fd_ostream Out(Path, EC);
+  if (!EC) {
+    Out << Bytes;
+    Out.close();
+    EC = Out.error();
+  }
+  if (EC)
+    return createStringError("cannot write '" + Path + "': " + EC.message());
+  return Error::success();
+}
+
+Error assembleObject(StringRef Assembly, const Triple &Target, StringRef Path,
+                     std::optional<uint32_t> ElfFlags) {
   std::string LookupError;
   const llvm::Target *T = TargetRegistry::lookupTarget(Target.str(), LookupError);
   if (!T)
@@ -78,7 +113,9 @@ Error assembleObject(StringRef Assembly, const Triple &Target, StringRef Path) {
     if (Parser->Run(/*NoInitialTextSection=*/false))
       return createStringError("cannot assemble: " + Diagnostics);
   }
-  return Out->commit();
+  if (Error E = Out->commit())
+    return E;
+  return ElfFlags ? setElfFlags(Path, *ElfFlags) : Error::success();
 }
 
 } // namespace divcc

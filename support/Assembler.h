@@ -13,12 +13,19 @@
 #include "llvm/Support/Error.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cstdint>
+#include <optional>
+
 namespace divcc {
 
 /// Assembles \p Assembly for \p Target into an object file at \p Path. The
-/// target's MC layer and assembly parser must have been initialized.
+/// target's MC layer and assembly parser must have been initialized. With
+/// \p ElfFlags, the object's ELF header gets those e_flags instead of the
+/// assembler's defaults (the floating-point ABI of the objects it is linked
+/// with, on RISC-V).
 llvm::Error assembleObject(llvm::StringRef Assembly, const llvm::Triple &Target,
-                           llvm::StringRef Path);
+                           llvm::StringRef Path,
+                           std::optional<uint32_t> ElfFlags = std::nullopt);
 
 } // namespace divcc
 

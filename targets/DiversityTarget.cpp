@@ -9,6 +9,7 @@
 #include "targets/GadgetTarget.h"
 #include "targets/Substitution.h"
 #include "targets/aarch64/AArch64.h"
+#include "targets/riscv/RISCV.h"
 #include "targets/x86/X86.h"
 
 #include "llvm/CodeGen/ScheduleDAGMutation.h"
@@ -30,6 +31,8 @@ const Architecture Architectures[] = {
      createX86DiversityTarget},
     {Triple::aarch64, "aarch64", "aarch64-unknown-linux-gnu",
      createAArch64DiversityTarget},
+    {Triple::riscv64, "riscv64", "riscv64-unknown-linux-gnu",
+     createRISCVDiversityTarget},
 };
 
 const Architecture *find(Triple::ArchType Arch) {

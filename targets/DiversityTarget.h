@@ -32,6 +32,7 @@
 
 namespace llvm {
 class MCInstrInfo;
+class MCRegisterInfo;
 class ScheduleDAGMutation;
 class TargetSubtargetInfo;
 } // namespace llvm
@@ -47,7 +48,7 @@ class SubstitutionTarget;
 /// protection, so that linking the padding never turns that protection off.
 struct TrapPadding {
   uint8_t FillByte;
-  uint32_t FeatureProperty; // a GNU_PROPERTY_*_FEATURE_1_AND
+  uint32_t FeatureProperty; // a GNU_PROPERTY_*_FEATURE_1_AND, 0 for none
   uint32_t FeatureBits;     // every feature bit that property can claim
 };
 
@@ -127,10 +128,12 @@ public:
   //===--- Auditing
   //--------------------------------------------------------===//
 
-  /// The gadget knowledge, with opcodes looked up in \p MII (the MC layer's
-  /// table for gadgetTriple()), which must outlive the result.
+  /// The gadget knowledge, with opcodes and registers looked up in \p MII
+  /// and \p MRI (the MC layer's tables for gadgetTriple()), which must
+  /// outlive the result.
   virtual std::unique_ptr<GadgetTarget>
-  createGadgetTarget(const llvm::MCInstrInfo &MII) const = 0;
+  createGadgetTarget(const llvm::MCInstrInfo &MII,
+                     const llvm::MCRegisterInfo &MRI) const = 0;
 };
 
 /// The target knowledge for \p T, or null if divcc cannot diversify \p T.

@@ -161,7 +161,8 @@ public:
   }
 
   std::unique_ptr<GadgetTarget>
-  createGadgetTarget(const MCInstrInfo &MII) const override {
+  createGadgetTarget(const MCInstrInfo &MII,
+                     const MCRegisterInfo &) const override {
     return createAArch64GadgetTarget(MII);
   }
 

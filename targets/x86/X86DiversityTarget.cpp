@@ -148,7 +148,8 @@ public:
   }
 
   std::unique_ptr<GadgetTarget>
-  createGadgetTarget(const MCInstrInfo &MII) const override {
+  createGadgetTarget(const MCInstrInfo &MII,
+                     const MCRegisterInfo &) const override {
     return createX86GadgetTarget(MII);
   }
 

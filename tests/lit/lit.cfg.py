@@ -26,15 +26,21 @@ config.environment.pop("DIVCC_SEED_FILE", None)
 # Python scripts of the tests import the helpers of tests/divtest.
 config.environment["PYTHONPATH"] = os.path.dirname(config.test_source_root)
 
-# AArch64: tests that only compile need nothing beyond LLVM; tests that link
-# and run AArch64 programs need the Debian cross libraries and qemu-user,
-# and are UNSUPPORTED without them (REQUIRES: aarch64-run).
-aarch64_sysroot = "/usr/aarch64-linux-gnu"
-qemu_aarch64 = shutil.which("qemu-aarch64")
-if qemu_aarch64 and os.path.exists(os.path.join(aarch64_sysroot, "lib", "libc.so.6")):
-    config.available_features.add("aarch64-run")
-config.substitutions.append(
-    ("%qemu-aarch64", "%s -L %s" % (qemu_aarch64 or "qemu-aarch64", aarch64_sysroot)))
+# AArch64 and RISC-V 64: tests that only compile need nothing beyond LLVM;
+# tests that link and run their programs need the Debian cross libraries
+# and qemu-user, and are UNSUPPORTED without them (REQUIRES: aarch64-run,
+# riscv64-run).
+for arch in ("aarch64", "riscv64"):
+    sysroot = "/usr/%s-linux-gnu" % arch
+    qemu = shutil.which("qemu-" + arch)
+    if qemu and os.path.exists(os.path.join(sysroot, "lib", "libc.so.6")):
+        config.available_features.add(arch + "-run")
+    config.substitutions.append(
+        ("%qemu-" + arch, "%s -L %s" % (qemu or "qemu-" + arch, sysroot)))
+# Without binutils for AArch64, clang links for it with the host's ld,
+# which cannot (tests/lit/aarch64/cross-link.c).
+if not shutil.which("aarch64-linux-gnu-ld"):
+    config.available_features.add("no-aarch64-binutils")
 
 # Compiler caches that run divcc (tests/lit/driver/ccache.test).
 for cache in ("ccache", "sccache"):
