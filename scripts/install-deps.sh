@@ -47,8 +47,7 @@ packages=(
   # qemu-user to run the results (tests/e2e/aarch64.py, tests/lit/aarch64/)
   libc6-dev-arm64-cross libgcc-12-dev-arm64-cross libstdc++-12-dev-arm64-cross
   qemu-user
-  # 32-bit ARM (armhf) and RISC-V 64: the same, for tests/lit/riscv64/
-  libc6-dev-armhf-cross libgcc-12-dev-armhf-cross libstdc++-12-dev-armhf-cross
+  # RISC-V 64: the same (tests/e2e/cross.py riscv64, tests/lit/riscv64/)
   libc6-dev-riscv64-cross libgcc-12-dev-riscv64-cross libstdc++-12-dev-riscv64-cross
 )
 
