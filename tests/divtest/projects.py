@@ -28,10 +28,10 @@ the same project by another compiler: the sqlite workload's output must
 equal the reference build's byte for byte.
 
 `target` (a name in TARGETS) is the machine the programs are built for:
-"x86_64" is this machine; "aarch64" cross-compiles (the compilers get
---target=aarch64-linux-gnu -fuse-ld=lld, configure gets
---host=aarch64-linux-gnu, the archivers are LLVM's) and runs every test
-program under qemu-aarch64, through whatever hook the project's test suite
+"x86_64" is this machine; "aarch64" and "riscv64" cross-compile (the
+compilers get --target=ARCH-linux-gnu -fuse-ld=lld, configure gets
+--host=ARCH-linux-gnu, the archivers are LLVM's) and run every test
+program under qemu-ARCH, through whatever hook the project's test suite
 has for that (see Target). A project lists the targets its recipe supports
 in Project.targets.
 """
@@ -173,11 +173,19 @@ class Target:
         return real
 
 
-AARCH64_SYSROOT = "/usr/aarch64-linux-gnu"
+def cross_target(arch):
+    """ARCH-linux-gnu, built with lld against Debian's cross libraries in
+    /usr/ARCH-linux-gnu and run under qemu-ARCH."""
+    triple = f"{arch}-linux-gnu"
+    sysroot = f"/usr/{triple}"
+    return Target(arch, triple, (f"--target={triple}", "-fuse-ld=lld"),
+                  (f"qemu-{arch}", "-L", sysroot), sysroot)
+
+
 TARGETS = {t.name: t for t in [
     Target("x86_64"),  # this machine
-    Target("aarch64", "aarch64-linux-gnu", ("--target=aarch64-linux-gnu", "-fuse-ld=lld"),
-           ("qemu-aarch64", "-L", AARCH64_SYSROOT), AARCH64_SYSROOT),
+    cross_target("aarch64"),
+    cross_target("riscv64"),
 ]}
 
 
@@ -431,7 +439,7 @@ class LZ4(Project):
     # test-platform target), so for a cross target each becomes a script
     # that runs it under the emulator (Target.wrap).
     PROGRAMS = ["programs/lz4", "tests/datagen"]
-    targets = ("x86_64", "aarch64")
+    targets = ("x86_64", "aarch64", "riscv64")
 
     def sources(self, unpacked):
         return unpacked / "package" / "deps" / "lz4"
@@ -497,7 +505,7 @@ class XZ(Project):
 
 class Expat(Project):
     TESTS = ["runtests", "runtestspp"]  # the C and the C++ test programs
-    targets = ("x86_64", "aarch64")
+    targets = ("x86_64", "aarch64", "riscv64")
 
     def sources(self, unpacked):
         return unpacked / "package" / "deps" / "libexpat"
@@ -572,7 +580,7 @@ class Secp256k1(Project):
     # be the same program: it is not built.
     PROGRAMS = {"tests": ("tests.c", True), "tests-noasm": ("tests.c", False),
                 "exhaustive_tests": ("tests_exhaustive.c", True)}
-    targets = ("x86_64", "aarch64")
+    targets = ("x86_64", "aarch64", "riscv64")
     # Iterations of `tests COUNT SEED`: upstream's default, 64, takes about
     # 30 s per program under divcc -fdiversify=all on one core, so CI mode
     # runs it too (--full as well).

@@ -31,12 +31,13 @@ is recorded in a registry (--registry); `divtool identify` must name the
 install of one of its binaries, and `divtool verify` lay it out again byte
 for byte.
 
---target aarch64 builds for aarch64-linux-gnu (divcc and clang-19 with
---target=aarch64-linux-gnu -fuse-ld=lld, Debian's cross libraries in
-/usr/aarch64-linux-gnu, configure --host=aarch64-linux-gnu) and runs every
-test program under qemu-aarch64 -L /usr/aarch64-linux-gnu; binfmt_misc is
-not needed. Only lz4, expat and secp256k1 have AArch64 recipes (the
-default projects there); the triage builds are AArch64 builds too.
+--target aarch64 (or riscv64) builds for aarch64-linux-gnu (divcc and
+clang-19 with --target=aarch64-linux-gnu -fuse-ld=lld, Debian's cross
+libraries in /usr/aarch64-linux-gnu, configure --host=aarch64-linux-gnu)
+and runs every test program under qemu-aarch64 -L /usr/aarch64-linux-gnu;
+binfmt_misc is not needed. Only lz4, expat and secp256k1 have cross
+recipes (the default projects there); the triage builds are cross builds
+too.
 """
 
 import argparse
@@ -388,9 +389,9 @@ def parse_args():
     cross = [n for n in projects.names() if "aarch64" in projects.project(n).targets]
     ap.add_argument("--target", default=DEFAULT_TARGET, choices=list(projects.TARGETS),
                     help="the machine to build for (default: %(default)s, this one); "
-                         "aarch64 cross-compiles for aarch64-linux-gnu and runs the tests "
-                         "under qemu-aarch64 -L /usr/aarch64-linux-gnu, for the projects "
-                         f"with an AArch64 recipe: {', '.join(cross)}")
+                         "aarch64 and riscv64 cross-compile for ARCH-linux-gnu and run the "
+                         "tests under qemu-ARCH -L /usr/ARCH-linux-gnu, for the projects "
+                         f"with a cross recipe: {', '.join(cross)}")
     ap.add_argument("--transforms", default="all", metavar="LIST",
                     help="the -fdiversify=LIST of every build (default: %(default)s)")
     ap.add_argument("--lto", choices=["thin", "full"],

@@ -1,10 +1,11 @@
 //===- GadgetsTest.cpp - Gadget finding on hand-assembled machine code ----===//
 //
-// Each case is a few bytes of x86-64 or AArch64 code assembled by hand, with
-// the gadgets it holds worked out by hand: which starts (offsets) reach an
-// ending within the instruction limit, unaligned starts inside other
-// instructions included on x86-64 (AArch64 decodes only aligned offsets),
-// and which instructions stop a gadget.
+// Each case is a few bytes of x86-64, AArch64 or RISC-V 64 code assembled
+// by hand, with the gadgets it holds worked out by hand: which starts
+// (offsets) reach an ending within the instruction limit, unaligned starts
+// inside other instructions included on x86-64 (AArch64 decodes only
+// aligned offsets, RISC-V every even one), and which instructions stop a
+// gadget.
 //
 //===----------------------------------------------------------------------===//
 
@@ -184,6 +185,57 @@ TEST_F(AArch64GadgetsTest, BranchesCallsAndTrapsStopGadgets) {
   EXPECT_EQ(find(words({0x54000040, Ret})), (Found{{0, K::Ret}, {4, K::Ret}}));
   // cbz x0, .+8; ret
   EXPECT_EQ(find(words({0xb4000040, Ret})), (Found{{0, K::Ret}, {4, K::Ret}}));
+}
+
+} // namespace
+
+namespace {
+
+using RISCVGadgetsTest = GadgetsTestFor<llvm::Triple::riscv64>;
+
+/// Little-endian bytes of RISC-V instructions of 2 (below 0x10000, with
+/// the low bits of a compressed one) or 4 bytes.
+std::vector<uint8_t> rv(std::initializer_list<uint32_t> Instructions) {
+  std::vector<uint8_t> Bytes;
+  for (uint32_t I : Instructions)
+    for (unsigned B = 0; B < ((I & 3) == 3 ? 4u : 2u); ++B)
+      Bytes.push_back(uint8_t(I >> (8 * B)));
+  return Bytes;
+}
+
+constexpr uint32_t RvRet = 0x00008067;  // ret (jalr x0, 0(ra))
+constexpr uint32_t CRet = 0x8082;       // c.jr ra
+constexpr uint32_t CLdspRa = 0x60a2;    // c.ldsp ra, 8(sp)
+constexpr uint32_t CNop = 0x0001;       // c.nop
+constexpr uint32_t AndiX0 = 0x00007013; // andi zero, zero, 0 (a NOP form)
+
+TEST_F(RISCVGadgetsTest, LoadReturnAddressAndReturn) {
+  EXPECT_EQ(find(rv({CLdspRa, CRet})), (Found{{0, K::Ret}, {2, K::Ret}}));
+  EXPECT_EQ(Dis->print(rv({CLdspRa, CRet}), Base), "ld ra, 8(sp) ; ret");
+}
+
+TEST_F(RISCVGadgetsTest, Kinds) {
+  EXPECT_EQ(find(rv({RvRet})), (Found{{0, K::Ret}}));
+  EXPECT_EQ(find(rv({CRet})), (Found{{0, K::Ret}}));
+  EXPECT_EQ(find(rv({0x000780e7})), (Found{{0, K::Jop}})); // jalr a5
+  EXPECT_EQ(find(rv({0x00078067})), (Found{{0, K::Jop}})); // jr a5
+  EXPECT_EQ(find(rv({0x8782})), (Found{{0, K::Jop}}));     // c.jr a5
+  EXPECT_EQ(find(rv({0x9782})), (Found{{0, K::Jop}}));     // c.jalr a5
+  EXPECT_EQ(find(rv({0x00000073})), (Found{{0, K::Sys}})); // ecall
+}
+
+TEST_F(RISCVGadgetsTest, NopFormsChainIntoGadgets) {
+  // andi's upper half (0000) is c.unimp, so no gadget starts inside it.
+  EXPECT_EQ(find(rv({CNop, AndiX0, CRet})),
+            (Found{{0, K::Ret}, {2, K::Ret}, {6, K::Ret}}));
+}
+
+TEST_F(RISCVGadgetsTest, JumpsAndTrapsStopGadgets) {
+  EXPECT_EQ(find(rv({0x0000, CRet})), (Found{{2, K::Ret}})); // c.unimp
+  EXPECT_EQ(find(rv({0x9002, CRet})), (Found{{2, K::Ret}})); // c.ebreak
+  EXPECT_EQ(find(rv({0xa011, CRet})), (Found{{2, K::Ret}})); // c.j .+4
+  // A conditional branch falls through to the ending: c.beqz a0, .+4.
+  EXPECT_EQ(find(rv({0xc111, CRet})), (Found{{0, K::Ret}, {2, K::Ret}}));
 }
 
 } // namespace
