@@ -142,7 +142,8 @@ Expected<unsigned> trapUnusedPlt(MutableArrayRef<char> Image) {
   unsigned Trapped = 0;
   for (const Range &R : Plt) {
     std::optional<StubLayout> L = stubLayout(R.Name);
-    if (!L || (R.End - R.Begin - L->Header) % L->Stride != 0)
+    if (!L || R.End - R.Begin < L->Header ||
+        (R.End - R.Begin - L->Header) % L->Stride != 0)
       continue;
     auto Stub = [&](uint64_t A) {
       return A >= R.Begin + L->Header &&
