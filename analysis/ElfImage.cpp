@@ -107,6 +107,19 @@ static Error readFunctions(const ObjectFile &Obj, StringRef Path,
                           Functions, false);
 }
 
+StringRef sectionBytes(const SectionRef &Sec, uint64_t Address,
+                       uint64_t Size) {
+  if (!Size || Sec.isBSS() || Address < Sec.getAddress() ||
+      Address + Size > Sec.getAddress() + Sec.getSize())
+    return {};
+  Expected<StringRef> Contents = Sec.getContents();
+  if (!Contents) {
+    consumeError(Contents.takeError());
+    return {};
+  }
+  return Contents->substr(Address - Sec.getAddress(), Size);
+}
+
 Expected<ElfImage> ElfImage::open(StringRef Path) {
   ElfImage Image;
   Image.Path = Path.str();

@@ -36,6 +36,11 @@ struct FunctionSymbol {
   uint64_t Size;
 };
 
+/// The \p Size bytes at \p Address in the section \p Sec, or empty if they
+/// are not all in it (a symbol of no size, in .bss, or outside it).
+llvm::StringRef sectionBytes(const llvm::object::SectionRef &Sec,
+                             uint64_t Address, uint64_t Size);
+
 class ElfImage {
 public:
   /// Reads \p Path. Fails with a message naming the file and the problem

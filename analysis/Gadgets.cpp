@@ -102,6 +102,21 @@ std::string Disassembler::print(ArrayRef<uint8_t> Bytes,
   return Text;
 }
 
+void Disassembler::sweep(
+    ArrayRef<uint8_t> Bytes, uint64_t Address,
+    function_ref<void(const MCInst &, uint64_t, unsigned)> Visit) const {
+  for (uint64_t Offset = 0; Offset < Bytes.size();) {
+    MCInst I;
+    unsigned Size = decode(Bytes.drop_front(Offset), Address + Offset, I);
+    if (Size == 0) {
+      ++Offset;
+      continue;
+    }
+    Visit(I, Address + Offset, Size);
+    Offset += Size;
+  }
+}
+
 std::optional<uint64_t> Disassembler::pcRelativeTarget(const MCInst &I,
                                                        uint64_t Address,
                                                        unsigned Size) const {

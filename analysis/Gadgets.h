@@ -24,6 +24,7 @@
 #include "targets/GadgetTarget.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/Support/Error.h"
 
@@ -60,6 +61,13 @@ public:
   /// size, or 0 if the bytes are no valid instruction.
   unsigned decode(llvm::ArrayRef<uint8_t> Bytes, uint64_t Address,
                   llvm::MCInst &I) const;
+  /// Decodes \p Bytes, at \p Address, one instruction after another from
+  /// its start (past bytes that decode to nothing one at a time), and calls
+  /// \p Visit with each instruction, its address and its size.
+  void sweep(llvm::ArrayRef<uint8_t> Bytes, uint64_t Address,
+             llvm::function_ref<void(const llvm::MCInst &, uint64_t Address,
+                                     unsigned Size)>
+                 Visit) const;
   /// The instructions of \p Bytes as text, "pop rdi ; ret".
   std::string print(llvm::ArrayRef<uint8_t> Bytes, uint64_t Address) const;
   /// The address \p I, decoded at \p Address with \p Size bytes, reaches

@@ -2,6 +2,7 @@
 
 #include "divtool/install/InstallLayout.h"
 
+#include "analysis/ElfImage.h"
 #include "analysis/Gadgets.h"
 #include "divtool/install/UnusedPlt.h"
 #include "random/RandomStream.h"
@@ -120,17 +121,8 @@ readGolden(StringRef Path, object::OwningBinary<object::ObjectFile> &File) {
       consumeError(Section.takeError());
       continue;
     }
-    StringRef Code;
-    const object::SectionRef &Sec = **Section;
-    if (S.getSize() && !Sec.isBSS() && *Address >= Sec.getAddress() &&
-        *Address + S.getSize() <= Sec.getAddress() + Sec.getSize()) {
-      if (Expected<StringRef> Contents = Sec.getContents())
-        Code = Contents->substr(*Address - Sec.getAddress(), S.getSize());
-      else
-        consumeError(Contents.takeError());
-    }
-    Symbols.push_back(
-        {*Address, Name->str(), S.getBinding() == ELF::STB_LOCAL, Code});
+    Symbols.push_back({*Address, Name->str(), S.getBinding() == ELF::STB_LOCAL,
+                       sectionBytes(**Section, *Address, S.getSize())});
   }
   if (Symbols.empty())
     return makeError("'" + Path +
@@ -172,23 +164,16 @@ std::string randomProfile(const GoldenFunctions &G, const Disassembler &D,
   for (const GoldenFunctions::Function &F : G.Functions) {
     if (F.Code.empty() || StringRef(F.Name).contains(' '))
       continue;
-    ArrayRef<uint8_t> Code = arrayRefFromStringRef(F.Code);
-    for (uint64_t Offset = 0; Offset < Code.size();) {
-      MCInst I;
-      unsigned Size = D.decode(Code.drop_front(Offset), F.Address + Offset, I);
-      if (Size == 0) {
-        ++Offset;
-        continue;
-      }
-      if (auto Jump = D.directJump(I, F.Address + Offset, Size);
-          Jump && Jump->Target >= F.Address &&
-          Jump->Target < F.Address + Code.size()) {
-        Edge(F.Name, Offset, Jump->Target - F.Address);
-        if (Jump->Conditional && Offset + Size < Code.size())
-          Edge(F.Name, Offset, Offset + Size);
-      }
-      Offset += Size;
-    }
+    uint64_t End = F.Address + F.Code.size();
+    D.sweep(arrayRefFromStringRef(F.Code), F.Address,
+            [&](const MCInst &I, uint64_t Address, unsigned Size) {
+              auto Jump = D.directJump(I, Address, Size);
+              if (!Jump || Jump->Target < F.Address || Jump->Target >= End)
+                return;
+              Edge(F.Name, Address - F.Address, Jump->Target - F.Address);
+              if (Jump->Conditional && Address + Size < End)
+                Edge(F.Name, Address - F.Address, Address + Size - F.Address);
+            });
   }
   return Profile;
 }

@@ -121,19 +121,12 @@ Expected<unsigned> trapUnusedPlt(MutableArrayRef<char> Image) {
     ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Image.data()) +
                                 R.Offset,
                             R.End - R.Begin);
-    for (uint64_t Offset = 0; Offset < Bytes.size();) {
-      MCInst I;
-      unsigned Size =
-          (*D)->decode(Bytes.drop_front(Offset), R.Begin + Offset, I);
-      if (Size == 0) {
-        ++Offset;
-        continue;
-      }
-      if (std::optional<uint64_t> Target =
-              (*D)->pcRelativeTarget(I, R.Begin + Offset, Size))
-        Use(*Target);
-      Offset += Size;
-    }
+    (*D)->sweep(Bytes, R.Begin,
+                [&](const MCInst &I, uint64_t Address, unsigned Size) {
+                  if (std::optional<uint64_t> Target =
+                          (*D)->pcRelativeTarget(I, Address, Size))
+                    Use(*Target);
+                });
   }
 
   // Each stub: its jump stays if it is used, everything else becomes traps.

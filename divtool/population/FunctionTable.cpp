@@ -2,6 +2,7 @@
 
 #include "divtool/population/FunctionTable.h"
 
+#include "analysis/ElfImage.h"
 #include "analysis/Gadgets.h"
 #include "support/Diagnostics.h"
 
@@ -35,16 +36,8 @@ Expected<FunctionTable> FunctionTable::read(StringRef Path) {
       consumeError(Section.takeError());
       continue;
     }
-    Function F{Name->str(), 0, *Address, S.getSize(), {}};
-    const object::SectionRef &Sec = **Section;
-    if (!Sec.isBSS() && *Address >= Sec.getAddress() &&
-        *Address + F.Size <= Sec.getAddress() + Sec.getSize()) {
-      if (Expected<StringRef> Contents = Sec.getContents())
-        F.Bytes = Contents->substr(*Address - Sec.getAddress(), F.Size);
-      else
-        consumeError(Contents.takeError());
-    }
-    T.Functions.push_back(std::move(F));
+    T.Functions.push_back({Name->str(), 0, *Address, S.getSize(),
+                           sectionBytes(**Section, *Address, S.getSize())});
   }
   llvm::sort(T.Functions, [](const Function &A, const Function &B) {
     return std::tie(A.Address, A.Name) < std::tie(B.Address, B.Name);
