@@ -107,6 +107,28 @@ static Error readFunctions(const ObjectFile &Obj, StringRef Path,
                           Functions, false);
 }
 
+// The mapping symbols of .symtab ("$t", "$a.0", ...), sorted by address.
+static std::vector<MappingSymbol> readMappings(const ELFObjectFileBase &Obj) {
+  std::vector<MappingSymbol> Mappings;
+  for (const ELFSymbolRef Sym : Obj.symbols()) {
+    if (Sym.getELFType() != ELF::STT_NOTYPE)
+      continue;
+    Expected<StringRef> Name = Sym.getName();
+    Expected<uint64_t> Address = Sym.getAddress();
+    if (!Name || !Address) {
+      consumeError(Name.takeError());
+      consumeError(Address.takeError());
+      continue;
+    }
+    if (Name->size() >= 2 && (*Name)[0] == '$' &&
+        (Name->size() == 2 || (*Name)[2] == '.'))
+      Mappings.push_back({*Address, (*Name)[1]});
+  }
+  std::stable_sort(Mappings.begin(), Mappings.end(),
+                   [](auto &A, auto &B) { return A.Address < B.Address; });
+  return Mappings;
+}
+
 StringRef sectionBytes(const SectionRef &Sec, uint64_t Address,
                        uint64_t Size) {
   if (!Size || Sec.isBSS() || Address < Sec.getAddress() ||
@@ -138,11 +160,16 @@ Expected<ElfImage> ElfImage::open(StringRef Path) {
                           Triple::getArchTypeName(Image.Arch) +
                           "'; divtool reads " + supportedTargetsText() +
                           " binaries");
-  auto *Elf64 = dyn_cast<ELF64LEObjectFile>(Obj);
-  if (!Elf64)
-    return fail(Path, "not a 64-bit little-endian ELF file");
-  if (Error E = readSegments(*Elf64, Path, Image.Code))
-    return E;
+  if (auto *Elf64 = dyn_cast<ELF64LEObjectFile>(Obj)) {
+    if (Error E = readSegments(*Elf64, Path, Image.Code))
+      return E;
+  } else if (auto *Elf32 = dyn_cast<ELF32LEObjectFile>(Obj)) {
+    if (Error E = readSegments(*Elf32, Path, Image.Code))
+      return E;
+  } else {
+    return fail(Path, "not a little-endian ELF file");
+  }
+  Image.Mappings = readMappings(*Obj);
   if (Error E = readFunctions(*Obj, Path, Image.Functions, Image.SymbolTable))
     return E;
   if (!Image.SymbolTable)

@@ -28,6 +28,13 @@ struct CodeSegment {
   llvm::ArrayRef<uint8_t> Bytes;
 };
 
+/// An ELF mapping symbol ("$a", "$t", "$d", "$x", perhaps "$t.1"): from
+/// Address on, the bytes are what Letter says (targets/GadgetTarget.h).
+struct MappingSymbol {
+  uint64_t Address;
+  char Letter;
+};
+
 struct FunctionSymbol {
   /// The symbol name; a name that several local symbols share gets "#2",
   /// "#3"... in address order, so that each key names one function.
@@ -44,8 +51,8 @@ llvm::StringRef sectionBytes(const llvm::object::SectionRef &Sec,
 class ElfImage {
 public:
   /// Reads \p Path. Fails with a message naming the file and the problem
-  /// for anything that is not a complete x86-64 or AArch64 ELF executable
-  /// or shared object.
+  /// for anything that is not a complete ELF executable or shared object
+  /// of an architecture divtool reads.
   static llvm::Expected<ElfImage> open(llvm::StringRef Path);
 
   llvm::StringRef path() const { return Path; }
@@ -54,6 +61,8 @@ public:
   /// Functions with a size, sorted by address. Empty if stripped.
   const std::vector<FunctionSymbol> &functions() const { return Functions; }
   bool hasSymbolTable() const { return SymbolTable; }
+  /// The mapping symbols of .symtab, sorted by address.
+  const std::vector<MappingSymbol> &mappingSymbols() const { return Mappings; }
   /// The functions by which gadgets are located inside functions (divtool
   /// audit's relative survival): functions() if the binary has a .symtab,
   /// else the sized functions its .dynsym defines (exported ones only).
@@ -76,6 +85,7 @@ private:
   std::vector<CodeSegment> Code;
   std::vector<FunctionSymbol> Functions;
   std::vector<FunctionSymbol> DynamicFunctions; // only without .symtab
+  std::vector<MappingSymbol> Mappings;
   bool SymbolTable = false;
 };
 

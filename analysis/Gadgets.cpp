@@ -45,24 +45,32 @@ Disassembler::create(Triple::ArchType Arch) {
     return disassemblerError("no LLVM target for " + T->str() + ": " +
                              Message);
   std::unique_ptr<Disassembler> D(new Disassembler);
+  D->TheTarget = TheTarget;
   D->MRI.reset(TheTarget->createMCRegInfo(T->str()));
   MCTargetOptions Options;
   D->MAI.reset(TheTarget->createMCAsmInfo(*D->MRI, T->str(), Options));
   D->MII.reset(TheTarget->createMCInstrInfo());
-  if (D->MII && D->MRI)
-    D->Target = createDiversityTarget(*T)->createGadgetTarget(*D->MII, *D->MRI);
-  if (D->Target)
-    D->STI.reset(TheTarget->createMCSubtargetInfo(
-        T->str(), "", D->Target->disassemblerFeatures()));
-  if (!D->MRI || !D->MAI || !D->STI || !D->MII)
+  if (!D->MRI || !D->MAI || !D->MII)
     return disassemblerError("LLVM cannot describe " + T->str());
+  D->Target = createDiversityTarget(*T)->createGadgetTarget(*D->MII, *D->MRI);
+  for (unsigned Set = 0; Set < D->Target->instructionSetCount(); ++Set) {
+    Decoder &Dec = D->Decoders.emplace_back();
+    Dec.STI.reset(TheTarget->createMCSubtargetInfo(
+        T->str(), "", D->Target->disassemblerFeatures(Set)));
+    if (!Dec.STI)
+      return disassemblerError("LLVM cannot describe " + T->str());
+  }
   D->Ctx = std::make_unique<MCContext>(*T, D->MAI.get(), D->MRI.get(),
-                                       D->STI.get());
-  D->Dis.reset(TheTarget->createMCDisassembler(*D->STI, *D->Ctx));
+                                       D->Decoders[0].STI.get());
+  for (Decoder &Dec : D->Decoders) {
+    Dec.Dis.reset(TheTarget->createMCDisassembler(*Dec.STI, *D->Ctx));
+    if (!Dec.Dis)
+      return disassemblerError("LLVM has no disassembler for " + T->str());
+  }
   D->Printer.reset(TheTarget->createMCInstPrinter(
       *T, D->Target->printerVariant(), *D->MAI, *D->MII, *D->MRI));
   D->MIA.reset(TheTarget->createMCInstrAnalysis(D->MII.get()));
-  if (!D->Dis || !D->Printer || !D->MIA)
+  if (!D->Printer || !D->MIA)
     return disassemblerError("LLVM has no disassembler for " + T->str());
   return D;
 }
@@ -70,28 +78,32 @@ Disassembler::create(Triple::ArchType Arch) {
 Disassembler::~Disassembler() = default;
 
 unsigned Disassembler::decode(ArrayRef<uint8_t> Bytes, uint64_t Address,
-                              MCInst &I) const {
+                              MCInst &I, unsigned Set) const {
+  const Decoder &Dec = Decoders[Set];
   uint64_t Size = 0;
-  if (Dis->getInstruction(I, Size, Bytes, Address, nulls()) !=
-      MCDisassembler::Success)
+  MCDisassembler::DecodeStatus Status =
+      Dec.Dis->getInstruction(I, Size, Bytes, Address, nulls());
+  if (Status == MCDisassembler::Fail)
     return 0;
-  return Size;
+  if (Target->leavesDecoderState(I))
+    Dec.Dis.reset(TheTarget->createMCDisassembler(*Dec.STI, *Ctx));
+  return Status == MCDisassembler::Success ? Size : 0;
 }
 
-std::string Disassembler::print(ArrayRef<uint8_t> Bytes,
-                                uint64_t Address) const {
+std::string Disassembler::print(ArrayRef<uint8_t> Bytes, uint64_t Address,
+                                unsigned Set) const {
   std::string Text;
   raw_string_ostream OS(Text);
   for (uint64_t Offset = 0; Offset < Bytes.size();) {
     MCInst I;
-    unsigned Size = decode(Bytes.drop_front(Offset), Address + Offset, I);
+    unsigned Size = decode(Bytes.drop_front(Offset), Address + Offset, I, Set);
     if (Size == 0) {
       OS << (Offset ? " ; " : "") << "(bad)";
       break;
     }
     std::string One;
     raw_string_ostream OneOS(One);
-    Printer->printInst(&I, Address + Offset, "", *STI, OneOS);
+    Printer->printInst(&I, Address + Offset, "", *Decoders[Set].STI, OneOS);
     // Printers indent and separate operands with tabs.
     StringRef Trimmed = StringRef(One).trim();
     OS << (Offset ? " ; " : "");
@@ -127,7 +139,8 @@ std::optional<uint64_t> Disassembler::pcRelativeTarget(const MCInst &I,
   if ((Desc.isBranch() || Desc.isCall()) &&
       MIA->evaluateBranch(I, Address, Size, Target))
     return Target;
-  return MIA->evaluateMemoryOperandAddress(I, STI.get(), Address, Size);
+  return MIA->evaluateMemoryOperandAddress(I, Decoders[0].STI.get(), Address,
+                                           Size);
 }
 
 std::optional<Disassembler::DirectJump>
@@ -188,16 +201,16 @@ Role roleOf(const GadgetTarget &T, const MCInst &I) {
 
 // Decodes every aligned offset once, then follows each start forward.
 static void findGadgetsIn(ArrayRef<uint8_t> Code, uint64_t Address,
-                          const Disassembler &D, const GadgetOptions &Opts,
-                          std::vector<Gadget> &Out,
+                          unsigned Set, const Disassembler &D,
+                          const GadgetOptions &Opts, std::vector<Gadget> &Out,
                           const std::function<void(uint64_t)> &Decoded) {
-  const unsigned Align = D.target().instructionAlignment();
+  const unsigned Align = D.target().instructionAlignment(Set);
   std::vector<uint8_t> Size(Code.size()), Roles(Code.size(), Invalid);
   for (uint64_t Offset = 0; Offset < Code.size(); Offset += Align) {
     if ((Address + Offset) % Align)
       continue;
     MCInst I;
-    unsigned N = D.decode(Code.drop_front(Offset), Address + Offset, I);
+    unsigned N = D.decode(Code.drop_front(Offset), Address + Offset, I, Set);
     if (N) {
       Size[Offset] = N;
       Roles[Offset] = roleOf(D.target(), I);
@@ -215,7 +228,7 @@ static void findGadgetsIn(ArrayRef<uint8_t> Code, uint64_t Address,
         break;
       if (R >= EndsRet) {
         Out.push_back({Address + Start, uint32_t(Offset + Size[Offset] - Start),
-                       GadgetKind(R - EndsRet), uint8_t(Count)});
+                       GadgetKind(R - EndsRet), uint8_t(Count), uint8_t(Set)});
         break;
       }
       Offset += Size[Offset];
@@ -227,10 +240,42 @@ static void findGadgetsIn(ArrayRef<uint8_t> Code, uint64_t Address,
 
 std::vector<Gadget> findGadgets(ArrayRef<uint8_t> Code, uint64_t Address,
                                 const Disassembler &D,
-                                const GadgetOptions &Opts) {
+                                const GadgetOptions &Opts, unsigned Set) {
   std::vector<Gadget> Out;
-  findGadgetsIn(Code, Address, D, Opts, Out, nullptr);
+  findGadgetsIn(Code, Address, Set, D, Opts, Out, nullptr);
   return Out;
+}
+
+namespace {
+/// A run of bytes of one segment in one instruction set.
+struct CodeRun {
+  uint64_t Offset, Size;
+  unsigned Set;
+};
+} // namespace
+
+// \p S cut where \p Image's mapping symbols change the instruction set, data
+// left out; one run in set 0 if there are none.
+static std::vector<CodeRun>
+codeRuns(const CodeSegment &S, const ElfImage &Image, const GadgetTarget &T) {
+  std::vector<CodeRun> Runs;
+  int Current = 0;
+  uint64_t From = 0;
+  auto Close = [&](uint64_t To) {
+    if (To > From && Current != GadgetTarget::DataMapping)
+      Runs.push_back({From, To - From, unsigned(Current)});
+  };
+  for (const MappingSymbol &M : Image.mappingSymbols()) {
+    std::optional<int> Set = T.mappingSymbol(M.Letter);
+    if (!Set || M.Address < S.Address ||
+        M.Address - S.Address >= S.Bytes.size())
+      continue;
+    Close(M.Address - S.Address);
+    Current = *Set;
+    From = M.Address - S.Address;
+  }
+  Close(S.Bytes.size());
+  return Runs;
 }
 
 std::vector<Gadget> findGadgets(const ElfImage &Image, const Disassembler &D,
@@ -239,10 +284,12 @@ std::vector<Gadget> findGadgets(const ElfImage &Image, const Disassembler &D,
   std::vector<Gadget> Out;
   uint64_t Total = Image.codeSize(), Before = 0;
   for (const CodeSegment &S : Image.code()) {
-    findGadgetsIn(S.Bytes, S.Address, D, Opts, Out, [&](uint64_t Done) {
-      if (Progress)
-        Progress(Before + Done, Total);
-    });
+    for (const CodeRun &R : codeRuns(S, Image, D.target()))
+      findGadgetsIn(S.Bytes.slice(R.Offset, R.Size), S.Address + R.Offset,
+                    R.Set, D, Opts, Out, [&](uint64_t Done) {
+                      if (Progress)
+                        Progress(Before + R.Offset + Done, Total);
+                    });
     Before += S.Bytes.size();
   }
   if (Progress)

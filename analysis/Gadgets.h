@@ -43,6 +43,7 @@ class MCInstrAnalysis;
 class MCInstrInfo;
 class MCRegisterInfo;
 class MCSubtargetInfo;
+class Target;
 } // namespace llvm
 
 namespace divcc {
@@ -57,10 +58,11 @@ public:
   create(llvm::Triple::ArchType Arch);
   ~Disassembler();
 
-  /// Decodes the instruction at the start of \p Bytes into \p I; returns its
-  /// size, or 0 if the bytes are no valid instruction.
+  /// Decodes the instruction of instruction set \p Set (see GadgetTarget)
+  /// at the start of \p Bytes into \p I, as if a jump had landed there;
+  /// returns its size, or 0 if the bytes are no valid instruction.
   unsigned decode(llvm::ArrayRef<uint8_t> Bytes, uint64_t Address,
-                  llvm::MCInst &I) const;
+                  llvm::MCInst &I, unsigned Set = 0) const;
   /// Decodes \p Bytes, at \p Address, one instruction after another from
   /// its start (past bytes that decode to nothing one at a time), and calls
   /// \p Visit with each instruction, its address and its size.
@@ -68,8 +70,10 @@ public:
              llvm::function_ref<void(const llvm::MCInst &, uint64_t Address,
                                      unsigned Size)>
                  Visit) const;
-  /// The instructions of \p Bytes as text, "pop rdi ; ret".
-  std::string print(llvm::ArrayRef<uint8_t> Bytes, uint64_t Address) const;
+  /// The instructions of \p Bytes, in instruction set \p Set, as text,
+  /// "pop rdi ; ret".
+  std::string print(llvm::ArrayRef<uint8_t> Bytes, uint64_t Address,
+                    unsigned Set = 0) const;
   /// The address \p I, decoded at \p Address with \p Size bytes, reaches
   /// through a PC-relative operand: a direct branch or call's target, or
   /// the memory a RIP-relative operand reads or writes. None if it has no
@@ -99,12 +103,20 @@ private:
   /// Whether operand \p Op of \p I is its PC-relative displacement.
   bool isDisplacement(const llvm::MCInst &I, unsigned Op) const;
 
+  /// One instruction set's decoder. LLVM's may keep state from one
+  /// instruction to the next (Thumb's IT): it is made anew after such an
+  /// instruction, so each offset decodes the same whatever came before.
+  struct Decoder {
+    std::unique_ptr<llvm::MCSubtargetInfo> STI;
+    mutable std::unique_ptr<llvm::MCDisassembler> Dis;
+  };
+
+  const llvm::Target *TheTarget = nullptr;
   std::unique_ptr<llvm::MCRegisterInfo> MRI;
   std::unique_ptr<llvm::MCAsmInfo> MAI;
-  std::unique_ptr<llvm::MCSubtargetInfo> STI;
   std::unique_ptr<llvm::MCInstrInfo> MII;
   std::unique_ptr<llvm::MCContext> Ctx;
-  std::unique_ptr<llvm::MCDisassembler> Dis;
+  std::vector<Decoder> Decoders; // one per instruction set
   std::unique_ptr<llvm::MCInstPrinter> Printer;
   std::unique_ptr<llvm::MCInstrAnalysis> MIA;
   std::unique_ptr<GadgetTarget> Target;
@@ -123,17 +135,22 @@ struct Gadget {
   uint32_t Size; // in bytes, the ending included
   GadgetKind Kind;
   uint8_t Instructions;
+  uint8_t InstructionSet = 0; // see GadgetTarget::instructionSetCount()
 };
 
 /// Called now and then with the bytes decoded so far and in total.
 using ProgressFn = std::function<void(uint64_t Done, uint64_t Total)>;
 
-/// The gadgets of \p Code, placed at \p Address, sorted by address.
+/// The gadgets of \p Code, placed at \p Address and all in instruction set
+/// \p Set, sorted by address.
 std::vector<Gadget> findGadgets(llvm::ArrayRef<uint8_t> Code, uint64_t Address,
                                 const Disassembler &D,
-                                const GadgetOptions &Opts);
+                                const GadgetOptions &Opts, unsigned Set = 0);
 
 /// The gadgets of every executable segment of \p Image, sorted by address.
+/// Where the image has mapping symbols the target knows, each run of bytes
+/// is decoded in the instruction set its mapping symbol names, and data
+/// is not decoded; elsewhere code is in set 0.
 std::vector<Gadget> findGadgets(const ElfImage &Image, const Disassembler &D,
                                 const GadgetOptions &Opts,
                                 const ProgressFn &Progress = nullptr);

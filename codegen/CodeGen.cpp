@@ -180,10 +180,13 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
   // machine verifier when it is requested; the others ask for it here.
   std::unique_ptr<DiversityTarget> Target = createDiversityTarget(TT);
   AnalysisID LateAnchor = Target ? Target->lateMachinePassAnchor() : nullptr;
-  SmallVector<std::pair<Pass *, const char *>, 3> Late;
+  SmallVector<std::pair<Pass *, const char *>, 4> Late;
   if (T.has(Transformation::Subst))
     Late.push_back({createInstructionSubstitutionPass(*Streams),
                     "After divcc instruction substitution"});
+  if (T.has(Transformation::Prefixes))
+    Late.push_back({createRedundantPrefixPass(*Streams),
+                    "After divcc redundant prefixes"});
   if (T.has(Transformation::Nops))
     Late.push_back({createNopInsertionPass(Options.Nops, *Streams),
                     "After divcc NOP insertion"});

@@ -9,9 +9,11 @@
 #include "targets/GadgetTarget.h"
 #include "targets/Substitution.h"
 #include "targets/aarch64/AArch64.h"
+#include "targets/arm/ARM.h"
 #include "targets/riscv/RISCV.h"
 #include "targets/x86/X86.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/CodeGen/ScheduleDAGMutation.h"
 
 using namespace llvm;
@@ -33,6 +35,11 @@ const Architecture Architectures[] = {
      createAArch64DiversityTarget},
     {Triple::riscv64, "riscv64", "riscv64-unknown-linux-gnu",
      createRISCVDiversityTarget},
+    // 32-bit ARM; clang's triple says "thumb" for -mthumb.
+    {Triple::arm, "arm", "armv7-unknown-linux-gnueabihf",
+     createARMDiversityTarget},
+    {Triple::thumb, "thumb", "thumbv7-unknown-linux-gnueabihf",
+     createARMDiversityTarget},
 };
 
 const Architecture *find(Triple::ArchType Arch) {
@@ -59,13 +66,17 @@ bool isSupportedTarget(const Triple &T) {
 }
 
 std::string supportedTargetsText() {
+  // One name an architecture: "thumb" is 32-bit ARM's second spelling.
+  SmallVector<const char *, 8> Names;
+  for (const Architecture &A : Architectures)
+    if (&A == Architectures || A.Create != (&A)[-1].Create)
+      Names.push_back(A.Name);
   std::string Text;
-  for (const Architecture &A : Architectures) {
-    if (!Text.empty())
-      Text +=
-          &A == &Architectures[std::size(Architectures) - 1] ? " and " : ", ";
-    Text += A.Name;
-  }
+  for (size_t I = 0; I < Names.size(); ++I)
+    Text += (I == 0                  ? ""
+             : I + 1 == Names.size() ? " and "
+                                     : ", ") +
+            std::string(Names[I]);
   return Text + " Linux/ELF";
 }
 

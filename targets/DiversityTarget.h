@@ -100,6 +100,22 @@ public:
   virtual std::unique_ptr<SubstitutionTarget>
   createSubstitutions(const llvm::TargetSubtargetInfo &STI) const;
 
+  //===--- Redundant prefixes
+  //-----------------------------------------------===//
+
+  /// How many prefixes addRedundantPrefix() can give an instruction, 0 on
+  /// architectures without prefixes that change nothing (fixed-length
+  /// encodings).
+  virtual unsigned redundantPrefixCount() const { return 0; }
+  /// Whether \p MI can take a prefix that changes nothing it does.
+  virtual bool acceptsRedundantPrefix(const llvm::MachineInstr &MI) const {
+    return false;
+  }
+  /// Gives \p MI, which acceptsRedundantPrefix(), prefix \p Form
+  /// (< redundantPrefixCount()).
+  virtual void addRedundantPrefix(llvm::MachineInstr &MI, unsigned Form) const {
+  }
+
   //===--- Pipeline
   //--------------------------------------------------------===//
 
@@ -118,9 +134,10 @@ public:
   /// The byte the linker fills gaps between sections with, and the program
   /// properties the padding object must claim.
   virtual TrapPadding trapPadding() const = 0;
-  /// The size in bytes of the trap appendTrap() emits: the unit of the
-  /// padding of gaps inside and between functions.
-  virtual unsigned trapSize() const = 0;
+  /// The size in bytes of the trap appendTrap() emits in code for \p STI
+  /// (32-bit ARM: Thumb or ARM state): the unit of the padding of gaps
+  /// inside and between functions.
+  virtual unsigned trapSize(const llvm::TargetSubtargetInfo &STI) const = 0;
   /// Appends one trap instruction to \p MBB, made of trapPadding()'s fill
   /// bytes: code that is never executed, and aborts if it ever is.
   virtual void appendTrap(llvm::MachineBasicBlock &MBB) const = 0;

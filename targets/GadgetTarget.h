@@ -42,11 +42,28 @@ public:
   /// The MCInstPrinter syntax gadgets are shown in (ROPgadget's: Intel on
   /// x86).
   virtual unsigned printerVariant() const = 0;
-  /// Instructions start only at multiples of this many bytes.
-  virtual unsigned instructionAlignment() const = 0;
-  /// The subtarget features the disassembler decodes with: every extension
-  /// a binary may use, so that no instruction of it reads as invalid.
-  virtual const char *disassemblerFeatures() const { return ""; }
+  /// How many instruction sets code of this architecture may be in, each
+  /// decoded on its own: one, or two on 32-bit ARM (Thumb, ARM state).
+  /// Set 0 is what code is taken to be where no mapping symbol says.
+  virtual unsigned instructionSetCount() const { return 1; }
+  /// Instructions of set \p Set start only at multiples of this many bytes.
+  virtual unsigned instructionAlignment(unsigned Set) const = 0;
+  /// The subtarget features the disassembler decodes set \p Set with: every
+  /// extension a binary may use, so that no instruction of it reads as
+  /// invalid.
+  virtual const char *disassemblerFeatures(unsigned Set) const { return ""; }
+  /// What an ELF mapping symbol ("$t", "$a", "$d", perhaps with a suffix)
+  /// whose name starts with '$' and \p Letter says of the bytes from its
+  /// address on: the instruction set they are in, DataMapping for data in
+  /// code, none if the target has no such mapping symbol.
+  static constexpr int DataMapping = -1;
+  virtual std::optional<int> mappingSymbol(char Letter) const {
+    return std::nullopt;
+  }
+  /// Whether decoding \p I leaves state in LLVM's disassembler that would
+  /// change how the next bytes decode (Thumb's IT instruction predicates
+  /// the next ones). Gadgets start where a jump lands, with no such state.
+  virtual bool leavesDecoderState(const llvm::MCInst &I) const { return false; }
   /// If \p I can end a gadget, how.
   virtual std::optional<GadgetKind>
   endingKind(const llvm::MCInst &I) const = 0;

@@ -45,6 +45,8 @@ static const RegisteredPass Table[] = {
     {"divcc-saves", Transformation::Saves, PassLevel::Machine,
      "machine pass right before prologue/epilogue insertion: the order of "
      "callee-saved saves and restores"},
+    {"divcc-prefixes", Transformation::Prefixes, PassLevel::Machine,
+     "late machine pass: redundant prefixes on memory accesses"},
 };
 
 ArrayRef<RegisteredPass> registeredPasses() { return Table; }
@@ -112,6 +114,9 @@ PassInstance createRegisteredPass(const RegisteredPass &Entry,
     break;
   case Transformation::Saves:
     Result.P = createCalleeSaveShufflePass(std::move(Streams));
+    break;
+  case Transformation::Prefixes:
+    Result.P = createRedundantPrefixPass(std::move(Streams));
     break;
   case Transformation::Link:
   case Transformation::Offset:

@@ -57,6 +57,10 @@ llvm::FunctionPass *createInstructionSubstitutionPass(StreamSource Streams);
 llvm::FunctionPass *createTrapGapPass(const GapOptions &Options,
                                       StreamSource Streams);
 
+/// Late machine pass (after substitution, before NOP insertion): prefixes
+/// that change nothing but an instruction's length.
+llvm::FunctionPass *createRedundantPrefixPass(StreamSource Streams);
+
 /// Machine pass right before prologue and epilogue insertion: the order in
 /// which callee-saved registers are saved and restored.
 llvm::FunctionPass *createCalleeSaveShufflePass(StreamSource Streams);

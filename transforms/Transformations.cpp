@@ -37,6 +37,9 @@ static const TransformationInfo Table[] = {
     {Transformation::Saves, "saves", true, true,
      "shuffle the order in which callee-saved registers are saved and "
      "restored (x86-64)"},
+    {Transformation::Prefixes, "prefixes", true, true,
+     "give memory accesses redundant prefixes, which move the code after "
+     "them (x86-64)"},
 };
 static_assert(std::size(Table) == unsigned(Transformation::Count),
               "every transformation needs a row");

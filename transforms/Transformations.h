@@ -32,6 +32,7 @@ enum class Transformation : unsigned {
   Offset,
   Gaps,
   Saves,
+  Prefixes,
   Count
 };
 

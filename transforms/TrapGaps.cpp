@@ -86,7 +86,8 @@ bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
     Target = createDiversityTarget(MF.getTarget().getTargetTriple());
   if (!Target)
     return false;
-  unsigned MaxTraps = Options.MaxBytes / Target->trapSize();
+  unsigned TrapSize = Target->trapSize(MF.getSubtarget());
+  unsigned MaxTraps = Options.MaxBytes / TrapSize;
   if (MaxTraps == 0)
     return false;
   std::unique_ptr<RandomStream> Random =
@@ -110,7 +111,7 @@ bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
     MF.insert(std::next(MBB->getIterator()), Gap);
     for (uint64_t I = 0; I < Traps; ++I)
       Target->appendTrap(*Gap);
-    NumTrapBytes += Traps * Target->trapSize();
+    NumTrapBytes += Traps * TrapSize;
     Changed = true;
   }
   return Changed;

@@ -154,7 +154,7 @@ public:
                 ELF::GNU_PROPERTY_AARCH64_FEATURE_1_GCS};
   }
 
-  unsigned trapSize() const override { return 4; }
+  unsigned trapSize(const TargetSubtargetInfo &) const override { return 4; }
   void appendTrap(MachineBasicBlock &MBB) const override {
     const NopTable &T = Nops.get(MBB.getParent()->getSubtarget());
     BuildMI(&MBB, DebugLoc(), T.TII.get(T.Udf)).addImm(0); // 00000000

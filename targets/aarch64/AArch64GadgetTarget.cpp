@@ -49,10 +49,10 @@ public:
   }
 
   unsigned printerVariant() const override { return 0; } // generic syntax
-  unsigned instructionAlignment() const override { return 4; }
+  unsigned instructionAlignment(unsigned) const override { return 4; }
   // Every extension: binaries built for newer cores (or with
   // -mbranch-protection on v8.3+, which uses retaa and braa) decode fully.
-  const char *disassemblerFeatures() const override { return "+all"; }
+  const char *disassemblerFeatures(unsigned) const override { return "+all"; }
 
   std::optional<GadgetKind> endingKind(const MCInst &I) const override {
     const MCInstrDesc &D = MII.get(I.getOpcode());

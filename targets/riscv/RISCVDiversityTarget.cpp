@@ -106,7 +106,7 @@ public:
     return {0x00, 0, 0};
   }
 
-  unsigned trapSize() const override { return 4; }
+  unsigned trapSize(const TargetSubtargetInfo &) const override { return 4; }
   void appendTrap(MachineBasicBlock &MBB) const override {
     const TargetSubtargetInfo &STI = MBB.getParent()->getSubtarget();
     const NopTable &T = Nops.get(STI);

@@ -59,9 +59,9 @@ public:
   }
 
   unsigned printerVariant() const override { return 0; }
-  unsigned instructionAlignment() const override { return 2; }
+  unsigned instructionAlignment(unsigned) const override { return 2; }
   // RV64GC and the extensions a Debian riscv64 binary may use.
-  const char *disassemblerFeatures() const override {
+  const char *disassemblerFeatures(unsigned) const override {
     return "+64bit,+m,+a,+f,+d,+c,+zicsr,+zifencei,+zba,+zbb,+zbs,+v";
   }
 

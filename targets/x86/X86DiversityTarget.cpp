@@ -37,6 +37,7 @@
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <array>
 #include <optional>
 
 using namespace llvm;
@@ -65,12 +66,37 @@ struct NopTable {
     RSP = registerNamed(TRI, "rsp");
     RSI = registerNamed(TRI, "rsi");
     RDI = registerNamed(TRI, "rdi");
+    Segments = {registerNamed(TRI, "es"), registerNamed(TRI, "cs"),
+                registerNamed(TRI, "ss"), registerNamed(TRI, "ds")};
   }
 
   const TargetInstrInfo &TII;
   unsigned Nop, Mov64rr, Lea64r, Endbr64, Endbr32, Int3;
   MCRegister RBP, RSP, RSI, RDI;
+  std::array<MCRegister, 4> Segments;
 };
+
+/// The segment operand of \p MI's one memory reference (base, scale,
+/// index, displacement, segment: five operands of memory type, the last a
+/// register), or none if it has no such reference.
+std::optional<unsigned> segmentOperand(const MachineInstr &MI) {
+  const MCInstrDesc &Desc = MI.getDesc();
+  std::optional<unsigned> Found;
+  for (unsigned I = 0, E = Desc.getNumOperands(); I < E; ++I) {
+    if (Desc.operands()[I].OperandType != MCOI::OPERAND_MEMORY)
+      continue;
+    if (Found || I + 5 > E || I + 5 > MI.getNumOperands())
+      return std::nullopt; // more than one, or not the usual five
+    for (unsigned J = I; J < I + 5; ++J)
+      if (Desc.operands()[J].OperandType != MCOI::OPERAND_MEMORY)
+        return std::nullopt;
+    if (!MI.getOperand(I + 4).isReg())
+      return std::nullopt;
+    Found = I + 4;
+    I += 4;
+  }
+  return Found;
+}
 
 class X86DiversityTarget final : public DiversityTarget {
 public:
@@ -126,6 +152,25 @@ public:
     return createX86SubstitutionTarget(STI);
   }
 
+  // Segment overrides: in 64-bit mode the bases of ES, CS, SS and DS are
+  // zero and nothing checks their limits, so naming one changes nothing an
+  // access does. Only ordinary loads and stores take them: on a branch the
+  // same bytes are a hint, on an indirect one "notrack".
+  unsigned redundantPrefixCount() const override { return 4; }
+
+  bool acceptsRedundantPrefix(const MachineInstr &MI) const override {
+    if (MI.isBundled() || MI.isInlineAsm() || MI.isMetaInstruction() ||
+        MI.isBranch() || MI.isCall() || MI.isReturn() || !MI.mayLoadOrStore())
+      return false;
+    std::optional<unsigned> Segment = segmentOperand(MI);
+    return Segment && MI.getOperand(*Segment).getReg() == 0;
+  }
+
+  void addRedundantPrefix(MachineInstr &MI, unsigned Form) const override {
+    const NopTable &T = Nops.get(MI.getMF()->getSubtarget());
+    MI.getOperand(*segmentOperand(MI)).setReg(T.Segments[Form]);
+  }
+
   // X86FrameLowering pushes the general-purpose registers of the list one
   // by one (the frame pointer always first, apart from the list) and pops
   // them in reverse; XMM registers (Win64, interrupt handlers) get slots of
@@ -141,7 +186,7 @@ public:
                 ELF::GNU_PROPERTY_X86_FEATURE_1_SHSTK};
   }
 
-  unsigned trapSize() const override { return 1; }
+  unsigned trapSize(const TargetSubtargetInfo &) const override { return 1; }
   void appendTrap(MachineBasicBlock &MBB) const override {
     const NopTable &T = Nops.get(MBB.getParent()->getSubtarget());
     BuildMI(&MBB, DebugLoc(), T.TII.get(T.Int3));

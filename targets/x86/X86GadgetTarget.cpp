@@ -46,7 +46,7 @@ public:
   }
 
   unsigned printerVariant() const override { return 1; } // Intel syntax
-  unsigned instructionAlignment() const override { return 1; }
+  unsigned instructionAlignment(unsigned) const override { return 1; }
 
   std::optional<GadgetKind> endingKind(const MCInst &I) const override {
     const MCInstrDesc &D = MII.get(I.getOpcode());

@@ -616,7 +616,8 @@ TEST_P(IndependenceOfCodeTest, CodeIsDecidedByTheTransformationAlone) {
 
 INSTANTIATE_TEST_SUITE_P(Independence, IndependenceOfCodeTest,
                          ::testing::Values("sched", "regs", "frames", "blocks",
-                                           "subst", "gaps", "saves"),
+                                           "subst", "gaps", "saves",
+                                           "prefixes"),
                          [](const auto &Info) {
                            return std::string(Info.param);
                          });
@@ -661,7 +662,8 @@ TEST_P(FunctionFilterTest, TurningOneFunctionOffChangesNoOther) {
 
 INSTANTIATE_TEST_SUITE_P(Independence, FunctionFilterTest,
                          ::testing::Values("nops", "sched", "regs", "frames",
-                                           "blocks", "subst", "saves"),
+                                           "blocks", "subst", "saves",
+                                           "prefixes"),
                          [](const auto &Info) {
                            return std::string(Info.param);
                          });

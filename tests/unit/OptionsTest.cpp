@@ -157,7 +157,7 @@ TEST_F(OptionsTest, EmptyCommandLine) {
             TransformationSet::defaultSet().str());
   // What moves code for no instruction executed (docs/performance.md).
   EXPECT_EQ(P.Cfg.Diversity.Transformations.str(),
-            "funcs,sched,globals,subst,offset,gaps,saves");
+            "funcs,sched,globals,subst,offset,gaps,saves,prefixes");
   EXPECT_EQ(P.Cfg.Diversity.Blocks, BlockShuffleMode::Chains);
   EXPECT_EQ(P.Cfg.Diversity.Gaps.MaxBytes, 4u);
   EXPECT_TRUE(P.Cfg.diversifying());

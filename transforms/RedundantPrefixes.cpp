@@ -1,0 +1,112 @@
+//===- RedundantPrefixes.cpp - Prefixes that change nothing but the length ===//
+//
+// Gives memory accesses, at random, an instruction prefix that changes
+// nothing they do: on x86-64, a segment override naming ES, CS, SS or DS,
+// whose base is zero in 64-bit mode (LLVM's assembler pads instructions
+// the same way to align branches). The access gets one byte longer, so
+// everything after it in the function moves by a byte, and the access's
+// own bytes differ, yet no instruction is added to any execution.
+//
+//     before:                   after (one draw):
+//       48 8b 07  mov (%rdi),%rax   2e 48 8b 07  mov %cs:(%rdi),%rax
+//       5b        pop %rbx          5b           pop %rbx
+//       c3        ret               c3           ret
+//
+// This is what moves the gadgets at the end of a function that has no jump
+// (so no gap) before them, relative to the function's start: the share an
+// attacker keeps after leaking one pointer into each function.
+//
+// Invariants:
+//   - only instructions the target accepts get a prefix (x86-64: loads and
+//     stores with one memory reference and no segment, never a branch, a
+//     call or a return, where a segment prefix means a branch hint or
+//     "notrack"); the opcode and every other operand stay as they were;
+//   - no instruction is added, removed or reordered;
+//   - each function draws from its own stream, one draw per accepted
+//     instruction in layout order; debug instructions are never accepted,
+//     so -g changes no draw;
+//   - functions that must keep their exact code (mustKeepExactCode) and
+//     functions that -fdiversify-skip/-only turn off are left alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "random/RandomStream.h"
+#include "targets/DiversityTarget.h"
+#include "transforms/Passes.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/CodeGen/MachineFunctionPass.h"
+#include "llvm/IR/Function.h"
+#include "llvm/Target/TargetMachine.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "divcc-prefixes"
+STATISTIC(NumAccepted, "Instructions that can take a redundant prefix");
+STATISTIC(NumPrefixed, "Redundant prefixes added");
+
+namespace divcc {
+namespace {
+
+class RedundantPrefixes : public MachineFunctionPass {
+public:
+  static char ID;
+  explicit RedundantPrefixes(StreamSource Streams)
+      : MachineFunctionPass(ID), Streams(std::move(Streams)) {}
+
+  StringRef getPassName() const override { return "divcc redundant prefixes"; }
+  MachineFunctionProperties getRequiredProperties() const override {
+    return MachineFunctionProperties().set(
+        MachineFunctionProperties::Property::NoVRegs);
+  }
+
+  bool runOnMachineFunction(MachineFunction &MF) override;
+
+private:
+  StreamSource Streams;
+  std::unique_ptr<DiversityTarget> Target;
+};
+
+char RedundantPrefixes::ID = 0;
+
+bool RedundantPrefixes::runOnMachineFunction(MachineFunction &MF) {
+  const Function &F = MF.getFunction();
+  if (mustKeepExactCode(F))
+    return false;
+  if (!Target)
+    Target = createDiversityTarget(MF.getTarget().getTargetTriple());
+  if (!Target)
+    return false;
+  unsigned Forms = Target->redundantPrefixCount();
+  if (Forms == 0)
+    return false;
+  std::unique_ptr<RandomStream> Random =
+      Streams.forFunction(Transformation::Prefixes, F.getName());
+  if (!Random)
+    return false;
+
+  // Each accepted instruction: no prefix with probability 1/2, else one of
+  // the forms, uniformly.
+  bool Changed = false;
+  for (MachineBasicBlock &MBB : MF)
+    for (MachineInstr &MI : MBB.instrs()) {
+      if (!Target->acceptsRedundantPrefix(MI))
+        continue;
+      ++NumAccepted;
+      uint64_t Draw = Random->below(2 * Forms);
+      if (Draw >= Forms)
+        continue;
+      Target->addRedundantPrefix(MI, unsigned(Draw));
+      ++NumPrefixed;
+      Changed = true;
+    }
+  return Changed;
+}
+
+} // namespace
+
+FunctionPass *createRedundantPrefixPass(StreamSource Streams) {
+  return new RedundantPrefixes(std::move(Streams));
+}
+
+} // namespace divcc
