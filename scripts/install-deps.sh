@@ -44,11 +44,13 @@ packages=(
   # debuginfod-find read it, debuginfod serves it (tests/e2e/debuginfod.py)
   elfutils debuginfod
   # AArch64: Debian's cross C and C++ libraries to link against, and
-  # qemu-user to run the results (tests/e2e/aarch64.py, tests/lit/aarch64/)
+  # qemu-user to run the results (tests/e2e/cross.py aarch64, tests/lit/aarch64/)
   libc6-dev-arm64-cross libgcc-12-dev-arm64-cross libstdc++-12-dev-arm64-cross
   qemu-user
   # RISC-V 64: the same (tests/e2e/cross.py riscv64, tests/lit/riscv64/)
   libc6-dev-riscv64-cross libgcc-12-dev-riscv64-cross libstdc++-12-dev-riscv64-cross
+  # 32-bit ARM (armhf): the same (tests/e2e/cross.py armhf, tests/lit/arm/)
+  libc6-dev-armhf-cross libgcc-12-dev-armhf-cross libstdc++-12-dev-armhf-cross
 )
 
 # The real-world tests fetch their sources with npm pack; a machine without

@@ -259,6 +259,11 @@ Auditor::run(const std::string &BasePath,
   if (!Base)
     return Base.takeError();
   R.Base = Base->Summary;
+  if (Opts.List)
+    for (const Gadget &G : Base->Gadgets)
+      R.List.push_back({G.Address, G.Kind,
+                        Dis->print(Base->Image.codeAt(G.Address, G.Size),
+                                   G.Address, G.InstructionSet)});
   if (Opts.Functions) {
     if (!Base->Image.hasSymbolTable())
       return makeError(

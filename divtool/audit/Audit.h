@@ -43,6 +43,8 @@ struct AuditOptions {
   bool Progress = false;
   /// Also compare every binary with every other (AuditResult::Matrix).
   bool Matrix = false;
+  /// Also list the base's gadgets (AuditResult::List).
+  bool List = false;
 };
 
 using KindCounts = std::array<uint64_t, NumGadgetKinds>;
@@ -54,6 +56,13 @@ struct BinarySummary {
   uint64_t UniqueGadgets = 0; // distinct gadget byte sequences
   KindCounts ByKind{};        // gadget start addresses per kind
   KindCounts UniqueByKind{};  // distinct byte sequences per kind
+};
+
+/// One gadget of the base, for AuditOptions::List.
+struct ListedGadget {
+  uint64_t Address;
+  GadgetKind Kind;
+  std::string Text; // its instructions, "pop {r4, pc}"
 };
 
 /// One gadget of the ROP chain built for the base.
@@ -137,6 +146,9 @@ struct AuditResult {
   RelativeSummary Relative;
   /// With AuditOptions::Matrix; empty otherwise.
   SurvivalMatrix Matrix;
+  /// With AuditOptions::List, the base's gadgets by address; empty
+  /// otherwise.
+  std::vector<ListedGadget> List;
 
   /// Share of the base's gadgets that survive in variant \p V.
   double survival(size_t V) const;
@@ -161,6 +173,9 @@ llvm::Expected<AuditResult> runAudit(const std::string &Base,
 /// Output: a table for people, JSON for machines, a self-contained HTML page
 /// with plots.
 void printAuditTable(const AuditResult &R, llvm::raw_ostream &OS);
+/// The base's gadgets (AuditOptions::List), one a line: address, kind and
+/// instructions.
+void printGadgetList(const AuditResult &R, llvm::raw_ostream &OS);
 std::string auditJson(const AuditResult &R);
 std::string auditHtml(const AuditResult &R);
 

@@ -45,6 +45,8 @@ int runAuditCommand(const AuditCommandLine &Line, const DivccEnvironment &) {
     outs() << auditJson(*R);
   else
     printAuditTable(*R, outs());
+  if (!C.Json && !R->List.empty())
+    printGadgetList(*R, outs());
   if (!C.Html.empty())
     if (Error E = writeFileAtomically(C.Html, auditHtml(*R)))
       return reportError(makeError("cannot write '" + C.Html +
@@ -97,7 +99,8 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "are the sized STT_FUNC symbols of .symtab (of .dynsym without one); "
       "gadgets outside them, and in functions whose name BASE defines more "
       "than once, are not counted. BASE and VARIANTs are ELF "
-      "executables or shared objects (x86-64, AArch64).";
+      "executables or shared objects (x86-64, AArch64, RISC-V 64, 32-bit "
+      "ARM: Thumb and ARM-state code told apart by the mapping symbols).";
   Audit->add_option("base", C->Base, "The binary an attacker studied")
       ->required();
   Audit->add_option("variants", C->Variants,
@@ -125,6 +128,10 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                   "Also compare every binary with every other: what an "
                   "attacker who holds one keeps in each of the others "
                   "(absolute and relative survival)");
+  Audit->add_flag("--list", C->Opts.List,
+                  "Also list BASE's gadgets, one a line: address, kind "
+                  "(ret, jop, sys) and instructions (in the JSON: "
+                  "gadget_list)");
   Audit->add_flag("--json", C->Json,
                   "Print the results as JSON instead of a table");
   Audit->add_option("--html", C->Html,

@@ -80,6 +80,15 @@ static void printRelative(const AuditResult &R, raw_ostream &OS) {
   OS << "\n";
 }
 
+// One line a gadget, as ROPgadget prints them: "0x00010e34 : pop {r4, pc}",
+// with the kind.
+void printGadgetList(const AuditResult &R, raw_ostream &OS) {
+  OS << "\ngadgets of the base:\n";
+  for (const ListedGadget &G : R.List)
+    OS << format("0x%08" PRIx64, G.Address) << " " << gadgetKindName(G.Kind)
+       << " : " << G.Text << "\n";
+}
+
 void printAuditTable(const AuditResult &R, raw_ostream &OS) {
   OS << "base: " << R.Base.Path << "\n  " << R.Base.CodeBytes
      << " bytes of code, " << R.Base.Gadgets << " gadgets (";
@@ -235,6 +244,13 @@ std::string auditJson(const AuditResult &R) {
   }
   if (!R.Functions.empty())
     J["surviving_outside_functions"] = R.SurvivingOutsideFunctions;
+  if (!R.List.empty()) {
+    J["gadget_list"] = nlohmann::json::array();
+    for (const ListedGadget &G : R.List)
+      J["gadget_list"].push_back({{"address", G.Address},
+                                  {"kind", gadgetKindName(G.Kind)},
+                                  {"instructions", G.Text}});
+  }
   J["functions"] = nlohmann::json::array();
   for (const FunctionResult &F : R.Functions) {
     nlohmann::json Shift = nlohmann::json::array();

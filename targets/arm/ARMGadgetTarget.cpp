@@ -54,8 +54,10 @@ public:
       StringRef Name = MII.getName(Opc);
       if (Name == "SVC" || Name == "tSVC")
         SystemCalls.insert(Opc);
-      else if (Name == "BX" || Name == "BX_RET" || Name == "BLX" ||
-               Name == "tBX" || Name == "tBLXr" || Name == "MOVPCLR")
+      else if (Name == "BX_RET" || Name == "MOVPCLR") // bx lr, mov pc, lr
+        Returns.insert(Opc);
+      else if (Name == "BX" || Name == "BLX" || Name == "tBX" ||
+               Name == "tBLXr")
         RegisterBranches.insert(Opc);
       else if (Name.starts_with("LDM") || Name.starts_with("t2LDM") ||
                Name.starts_with("tLDM") || Name == "tPOP")
@@ -107,6 +109,8 @@ public:
     unsigned Opc = I.getOpcode();
     if (SystemCalls.contains(Opc))
       return GadgetKind::Sys;
+    if (Returns.contains(Opc))
+      return GadgetKind::Ret;
     if (RegisterBranches.contains(Opc))
       return mentions(I, LR) && !MII.get(Opc).isCall() ? GadgetKind::Ret
                                                        : GadgetKind::Jop;
@@ -159,7 +163,7 @@ private:
   }
 
   const MCInstrInfo &MII;
-  DenseSet<unsigned> SystemCalls, RegisterBranches, LoadMultiples,
+  DenseSet<unsigned> SystemCalls, Returns, RegisterBranches, LoadMultiples,
       DirectBranches, Stops;
   unsigned IfThen = ~0u, ThumbPop = ~0u;
   unsigned PC = ~0u, LR = ~0u, SP = ~0u;

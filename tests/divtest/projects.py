@@ -28,10 +28,10 @@ the same project by another compiler: the sqlite workload's output must
 equal the reference build's byte for byte.
 
 `target` (a name in TARGETS) is the machine the programs are built for:
-"x86_64" is this machine; "aarch64" and "riscv64" cross-compile (the
-compilers get --target=ARCH-linux-gnu -fuse-ld=lld, configure gets
---host=ARCH-linux-gnu, the archivers are LLVM's) and run every test
-program under qemu-ARCH, through whatever hook the project's test suite
+"x86_64" is this machine; "aarch64", "riscv64" and "armhf" cross-compile
+(the compilers get --target=TRIPLE -fuse-ld=lld, and -mthumb for armhf,
+configure gets --host=TRIPLE, the archivers are LLVM's) and run every test
+program under qemu, through whatever hook the project's test suite
 has for that (see Target). A project lists the targets its recipe supports
 in Project.targets.
 """
@@ -121,6 +121,8 @@ class Target:
     cc_flags: tuple = ()   # appended to CC and CXX
     emulator: tuple = ()   # the command that runs one of its programs here
     sysroot: str = ""      # its C library (qemu's -L)
+    package: str = ""      # Debian's architecture name, in its cross packages
+    lp64: bool = True      # 64-bit long and pointers (false: ILP32)
 
     @property
     def cross(self):
@@ -148,9 +150,10 @@ class Target:
         if not shutil.which(self.emulator[0]):
             return f"{self.emulator[0]} not found (Debian package qemu-user)"
         if not (Path(self.sysroot) / "lib" / "libc.so.6").exists():
-            return f"no {self.name} C library in {self.sysroot} (libc6-dev-arm64-cross)"
+            return (f"no {self.name} C library in {self.sysroot} "
+                    f"(libc6-dev-{self.package}-cross)")
         if not list(Path(f"/usr/lib/gcc-cross/{self.triple}").glob("*/libstdc++.so")):
-            return f"no {self.name} libstdc++ (libstdc++-12-dev-arm64-cross)"
+            return f"no {self.name} libstdc++ (libstdc++-12-dev-{self.package}-cross)"
         for tool in self.tool_env().values():
             if not Path(tool).exists():
                 return f"{tool} not found (Debian package llvm-19)"
@@ -173,19 +176,23 @@ class Target:
         return real
 
 
-def cross_target(arch):
-    """ARCH-linux-gnu, built with lld against Debian's cross libraries in
-    /usr/ARCH-linux-gnu and run under qemu-ARCH."""
-    triple = f"{arch}-linux-gnu"
+def cross_target(name, triple, qemu, package, flags=(), lp64=True):
+    """TRIPLE, built with lld (and FLAGS) against Debian's cross libraries
+    (PACKAGE: libc6-dev-PACKAGE-cross...) in /usr/TRIPLE and run under
+    QEMU."""
     sysroot = f"/usr/{triple}"
-    return Target(arch, triple, (f"--target={triple}", "-fuse-ld=lld"),
-                  (f"qemu-{arch}", "-L", sysroot), sysroot)
+    return Target(name, triple, (f"--target={triple}", "-fuse-ld=lld", *flags),
+                  (qemu, "-L", sysroot), sysroot, package, lp64)
 
 
 TARGETS = {t.name: t for t in [
     Target("x86_64"),  # this machine
-    cross_target("aarch64"),
-    cross_target("riscv64"),
+    cross_target("aarch64", "aarch64-linux-gnu", "qemu-aarch64", "arm64"),
+    cross_target("riscv64", "riscv64-linux-gnu", "qemu-riscv64", "riscv64"),
+    # Debian's armhf: ARMv7-A, hard float, Thumb-2 (gcc's default there;
+    # clang's is ARM state).
+    cross_target("armhf", "arm-linux-gnueabihf", "qemu-arm", "armhf",
+                 ("-mthumb",), lp64=False),
 ]}
 
 
@@ -439,7 +446,7 @@ class LZ4(Project):
     # test-platform target), so for a cross target each becomes a script
     # that runs it under the emulator (Target.wrap).
     PROGRAMS = ["programs/lz4", "tests/datagen"]
-    targets = ("x86_64", "aarch64", "riscv64")
+    targets = ("x86_64", "aarch64", "riscv64", "armhf")
 
     def sources(self, unpacked):
         return unpacked / "package" / "deps" / "lz4"
@@ -505,7 +512,7 @@ class XZ(Project):
 
 class Expat(Project):
     TESTS = ["runtests", "runtestspp"]  # the C and the C++ test programs
-    targets = ("x86_64", "aarch64", "riscv64")
+    targets = ("x86_64", "aarch64", "riscv64", "armhf")
 
     def sources(self, unpacked):
         return unpacked / "package" / "deps" / "libexpat"
@@ -565,11 +572,14 @@ class Secp256k1(Project):
     # 64-bit field and scalar in C: what upstream's configure picks on any
     # 64-bit target with __int128 (binding.gyp's 32-bit ones for targets
     # other than x64 take twice as long under qemu: 6 instead of 3 to 4 min
-    # for `tests`).
+    # for `tests`). On 32-bit targets (no __int128) the 32-bit field and
+    # scalar, as binding.gyp and configure have them.
     DEFINES = ["ECMULT_GEN_PREC_BITS=4", "ECMULT_WINDOW_SIZE=15", "ENABLE_MODULE_ECDH=1",
                "ENABLE_MODULE_RECOVERY=1", "USE_ENDOMORPHISM=1", "USE_NUM_NONE=1",
-               "USE_FIELD_INV_BUILTIN=1", "USE_SCALAR_INV_BUILTIN=1", "HAVE___INT128=1",
-               "USE_FIELD_5X52=1", "USE_SCALAR_4X64=1", "SECP256K1_BUILD", "VERIFY"]
+               "USE_FIELD_INV_BUILTIN=1", "USE_SCALAR_INV_BUILTIN=1",
+               "SECP256K1_BUILD", "VERIFY"]
+    WORD = {True: ["HAVE___INT128=1", "USE_FIELD_5X52=1", "USE_SCALAR_4X64=1"],
+            False: ["USE_FIELD_10X26=1", "USE_SCALAR_8X32=1"]}
     # The assembly field code, on the targets that have one.
     ASM = {"x86_64": ["USE_ASM_X86_64=1"]}
     # tests: the upstream unit tests, as the npm package builds the library;
@@ -580,7 +590,7 @@ class Secp256k1(Project):
     # be the same program: it is not built.
     PROGRAMS = {"tests": ("tests.c", True), "tests-noasm": ("tests.c", False),
                 "exhaustive_tests": ("tests_exhaustive.c", True)}
-    targets = ("x86_64", "aarch64", "riscv64")
+    targets = ("x86_64", "aarch64", "riscv64", "armhf")
     # Iterations of `tests COUNT SEED`: upstream's default, 64, takes about
     # 30 s per program under divcc -fdiversify=all on one core, so CI mode
     # runs it too (--full as well).
@@ -599,7 +609,8 @@ class Secp256k1(Project):
     def build(self, src, bdir, env, jobs, log, target):
         cmds = []
         for prog, (source, asm) in self._programs(target).items():
-            defs = self.DEFINES + (self.ASM[target.name] if asm else [])
+            defs = (self.DEFINES + self.WORD[target.lp64]
+                    + (self.ASM[target.name] if asm else []))
             cmds.append(shlex.split(env["CC"]) + shlex.split(env["CFLAGS"])
                         + [f"-D{d}" for d in defs]
                         + [f"-I{src}", f"-I{src / 'src'}", f"-I{src / 'include'}",

@@ -26,17 +26,20 @@ config.environment.pop("DIVCC_SEED_FILE", None)
 # Python scripts of the tests import the helpers of tests/divtest.
 config.environment["PYTHONPATH"] = os.path.dirname(config.test_source_root)
 
-# AArch64 and RISC-V 64: tests that only compile need nothing beyond LLVM;
-# tests that link and run their programs need the Debian cross libraries
-# and qemu-user, and are UNSUPPORTED without them (REQUIRES: aarch64-run,
-# riscv64-run).
-for arch in ("aarch64", "riscv64"):
-    sysroot = "/usr/%s-linux-gnu" % arch
-    qemu = shutil.which("qemu-" + arch)
+# AArch64, RISC-V 64 and 32-bit ARM (armhf): tests that only compile need
+# nothing beyond LLVM; tests that link and run their programs need the
+# Debian cross libraries and qemu-user, and are UNSUPPORTED without them
+# (REQUIRES: aarch64-run, riscv64-run, armhf-run).
+for name, triple, qemu_name in (
+        ("aarch64", "aarch64-linux-gnu", "qemu-aarch64"),
+        ("riscv64", "riscv64-linux-gnu", "qemu-riscv64"),
+        ("armhf", "arm-linux-gnueabihf", "qemu-arm")):
+    sysroot = "/usr/" + triple
+    qemu = shutil.which(qemu_name)
     if qemu and os.path.exists(os.path.join(sysroot, "lib", "libc.so.6")):
-        config.available_features.add(arch + "-run")
+        config.available_features.add(name + "-run")
     config.substitutions.append(
-        ("%qemu-" + arch, "%s -L %s" % (qemu or "qemu-" + arch, sysroot)))
+        ("%qemu-" + name, "%s -L %s" % (qemu or qemu_name, sysroot)))
 # Without binutils for AArch64, clang links for it with the host's ld,
 # which cannot (tests/lit/aarch64/cross-link.c).
 if not shutil.which("aarch64-linux-gnu-ld"):

@@ -1,11 +1,11 @@
 //===- GadgetsTest.cpp - Gadget finding on hand-assembled machine code ----===//
 //
-// Each case is a few bytes of x86-64, AArch64 or RISC-V 64 code assembled
-// by hand, with the gadgets it holds worked out by hand: which starts
-// (offsets) reach an ending within the instruction limit, unaligned starts
-// inside other instructions included on x86-64 (AArch64 decodes only
-// aligned offsets, RISC-V every even one), and which instructions stop a
-// gadget.
+// Each case is a few bytes of x86-64, AArch64, RISC-V 64 or 32-bit ARM
+// (Thumb and ARM state) code assembled by hand, with the gadgets it holds
+// worked out by hand: which starts (offsets) reach an ending within the
+// instruction limit, unaligned starts inside other instructions included
+// on x86-64 (AArch64 and ARM state decode only aligned offsets, RISC-V and
+// Thumb every even one), and which instructions stop a gadget.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,11 +31,11 @@ protected:
     Dis = std::move(*D);
   }
 
-  /// (offset, kind) of each gadget of \p Code.
+  /// (offset, kind) of each gadget of \p Code, in instruction set \p Set.
   static std::vector<std::pair<uint64_t, GadgetKind>>
-  find(std::vector<uint8_t> Code, GadgetOptions Opts = {}) {
+  find(std::vector<uint8_t> Code, GadgetOptions Opts = {}, unsigned Set = 0) {
     std::vector<std::pair<uint64_t, GadgetKind>> Found;
-    for (const Gadget &G : findGadgets(Code, Base, *Dis, Opts))
+    for (const Gadget &G : findGadgets(Code, Base, *Dis, Opts, Set))
       Found.push_back({G.Address - Base, G.Kind});
     return Found;
   }
@@ -236,6 +236,111 @@ TEST_F(RISCVGadgetsTest, JumpsAndTrapsStopGadgets) {
   EXPECT_EQ(find(rv({0xa011, CRet})), (Found{{2, K::Ret}})); // c.j .+4
   // A conditional branch falls through to the ending: c.beqz a0, .+4.
   EXPECT_EQ(find(rv({0xc111, CRet})), (Found{{0, K::Ret}, {2, K::Ret}}));
+}
+
+} // namespace
+
+namespace {
+
+using ARMGadgetsTest = GadgetsTestFor<llvm::Triple::arm>;
+
+constexpr unsigned Thumb = 0, ArmState = 1; // the ARM instruction sets
+
+/// Little-endian bytes of Thumb halfwords (a 32-bit instruction is two,
+/// the first first).
+std::vector<uint8_t> thumb(std::initializer_list<uint16_t> Halfwords) {
+  std::vector<uint8_t> Bytes;
+  for (uint16_t H : Halfwords) {
+    Bytes.push_back(uint8_t(H));
+    Bytes.push_back(uint8_t(H >> 8));
+  }
+  return Bytes;
+}
+
+/// Little-endian bytes of ARM-state instructions.
+std::vector<uint8_t> arm(std::initializer_list<uint32_t> Instructions) {
+  std::vector<uint8_t> Bytes;
+  for (uint32_t I : Instructions)
+    for (unsigned B = 0; B < 4; ++B)
+      Bytes.push_back(uint8_t(I >> (8 * B)));
+  return Bytes;
+}
+
+constexpr uint16_t TBxLr = 0x4770;     // bx lr
+constexpr uint32_t ABxLr = 0xe12fff1e; // bx lr
+
+TEST_F(ARMGadgetsTest, ThumbKinds) {
+  EXPECT_EQ(find(thumb({TBxLr}), {}, Thumb), (Found{{0, K::Ret}}));
+  EXPECT_EQ(find(thumb({0xbd10}), {}, Thumb),
+            (Found{{0, K::Ret}})); // pop {r4, pc}
+  // pop.w {r4, r5, pc}; ldr pc, [sp], #4
+  EXPECT_EQ(find(thumb({0xe8bd, 0x8030}), {}, Thumb), (Found{{0, K::Ret}}));
+  EXPECT_EQ(find(thumb({0xf85d, 0xfb04}), {}, Thumb), (Found{{0, K::Ret}}));
+  EXPECT_EQ(find(thumb({0x4798}), {}, Thumb), (Found{{0, K::Jop}})); // blx r3
+  EXPECT_EQ(find(thumb({0x4710}), {}, Thumb), (Found{{0, K::Jop}})); // bx r2
+  // ldr.w pc, [r0]
+  EXPECT_EQ(find(thumb({0xf8d0, 0xf000}), {}, Thumb), (Found{{0, K::Jop}}));
+  EXPECT_EQ(find(thumb({0xdf00}), {}, Thumb), (Found{{0, K::Sys}})); // svc #0
+}
+
+TEST_F(ARMGadgetsTest, ArmStateKinds) {
+  EXPECT_EQ(find(arm({ABxLr}), {}, ArmState), (Found{{0, K::Ret}}));
+  EXPECT_EQ(find(arm({0xe8bd8010}), {}, ArmState), // pop {r4, pc}
+            (Found{{0, K::Ret}}));
+  EXPECT_EQ(find(arm({0xe49df004}), {}, ArmState), // ldr pc, [sp], #4
+            (Found{{0, K::Ret}}));
+  EXPECT_EQ(find(arm({0xe1a0f00e}), {}, ArmState), // mov pc, lr
+            (Found{{0, K::Ret}}));
+  EXPECT_EQ(find(arm({0xe12fff33}), {}, ArmState), // blx r3
+            (Found{{0, K::Jop}}));
+  EXPECT_EQ(find(arm({0xe08ff100}), {}, ArmState), // add pc, pc, r0, lsl #2
+            (Found{{0, K::Jop}}));
+  EXPECT_EQ(find(arm({0xe8918010}), {}, ArmState), // ldm r1, {r4, pc}
+            (Found{{0, K::Jop}}));
+  EXPECT_EQ(find(arm({0xef000000}), {}, ArmState), // svc #0
+            (Found{{0, K::Sys}}));
+}
+
+TEST_F(ARMGadgetsTest, StartsEveryTwoBytesInThumbFourInArmState) {
+  // movs r0, #1; pop {r4, pc}
+  EXPECT_EQ(find(thumb({0x2001, 0xbd10}), {}, Thumb),
+            (Found{{0, K::Ret}, {2, K::Ret}}));
+  EXPECT_EQ(Dis->print(thumb({0x2001, 0xbd10}), Base, Thumb),
+            "movs r0, #1 ; pop {r4, pc}");
+  // mov r0, r1; bx lr: nothing starts at offset 2.
+  EXPECT_EQ(find(arm({0xe1a00001, ABxLr}), {}, ArmState),
+            (Found{{0, K::Ret}, {4, K::Ret}}));
+  EXPECT_EQ(Dis->print(arm({0xe1a00001, ABxLr}), Base, ArmState),
+            "mov r0, r1 ; bx lr");
+}
+
+TEST_F(ARMGadgetsTest, BranchesAndTrapsStopGadgets) {
+  EXPECT_EQ(find(thumb({0xe7ff, TBxLr}), {}, Thumb), // b .+2
+            (Found{{2, K::Ret}}));
+  EXPECT_EQ(find(thumb({0xdede, TBxLr}), {}, Thumb), // udf #222
+            (Found{{2, K::Ret}}));
+  // A conditional branch falls through to the ending: beq .+2.
+  EXPECT_EQ(find(thumb({0xd0ff, TBxLr}), {}, Thumb),
+            (Found{{0, K::Ret}, {2, K::Ret}}));
+  EXPECT_EQ(find(arm({0xeaffffff, ABxLr}), {}, ArmState), // b .+4
+            (Found{{4, K::Ret}}));
+  EXPECT_EQ(find(arm({0xe7f000f0, ABxLr}), {}, ArmState), // udf #0
+            (Found{{4, K::Ret}}));
+  EXPECT_EQ(find(arm({0x0affffff, ABxLr}), {}, ArmState), // beq .+4
+            (Found{{0, K::Ret}, {4, K::Ret}}));
+}
+
+TEST_F(ARMGadgetsTest, ItBlockStateDoesNotLeak) {
+  // it eq; moveq r0, r1; bx lr. A jump to offset 2 runs mov r0, r1 with
+  // no condition: every offset decodes as a jump would find it, so
+  // decoding the IT instruction leaves no condition on the next bytes.
+  std::vector<uint8_t> Code = thumb({0xbf08, 0x4608, TBxLr});
+  EXPECT_EQ(find(Code, {}, Thumb),
+            (Found{{0, K::Ret}, {2, K::Ret}, {4, K::Ret}}));
+  EXPECT_EQ(Dis->print(Code, Base, Thumb), "it eq ; mov r0, r1 ; bx lr");
+  EXPECT_EQ(Dis->print(thumb({0xbf08}), Base, Thumb), "it eq");
+  EXPECT_EQ(Dis->print(thumb({0x4608, TBxLr}), Base, Thumb),
+            "mov r0, r1 ; bx lr");
 }
 
 } // namespace
