@@ -246,10 +246,13 @@ const OptionInfo Options[] = {
      }},
     {"-fdiversify-gap-max=", "BYTES",
      "Gaps: put up to BYTES bytes of traps in each place control never falls "
-     "through (0-256, default 4)",
+     "through (0-256, default 2 on x86-64, 4 elsewhere)",
      [](OptionState &S, StringRef V, StringRef Spelling) -> Error {
-       return parseBounded(Spelling, V, 0, 256,
-                           S.Result.Cfg.Diversity.Gaps.MaxBytes);
+       unsigned Bytes = 0;
+       if (Error E = parseBounded(Spelling, V, 0, 256, Bytes))
+         return E;
+       S.Result.Cfg.Diversity.Gaps.MaxBytes = Bytes;
+       return Error::success();
      }},
     {"-fdiversify-global-pad=", "BYTES",
      "Pad before each global variable with up to BYTES random bytes (0-4096, "

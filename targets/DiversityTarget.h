@@ -138,6 +138,10 @@ public:
   /// (32-bit ARM: Thumb or ARM state): the unit of the padding of gaps
   /// inside and between functions.
   virtual unsigned trapSize(const llvm::TargetSubtargetInfo &STI) const = 0;
+  /// The most bytes of trap padding in one place control never falls into,
+  /// unless -fdiversify-gap-max says otherwise: room for one trap of four
+  /// bytes, or two of two.
+  virtual unsigned defaultGapBytes() const { return 4; }
   /// Appends one trap instruction to \p MBB, made of trapPadding()'s fill
   /// bytes: code that is never executed, and aborts if it ever is.
   virtual void appendTrap(llvm::MachineBasicBlock &MBB) const = 0;

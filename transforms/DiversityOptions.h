@@ -13,6 +13,8 @@
 #include "transforms/FunctionFilter.h"
 #include "transforms/Transformations.h"
 
+#include <optional>
+
 namespace divcc {
 
 /// nops: -fdiversify-nop-probability=P, -fdiversify-nop-max=N, the
@@ -38,11 +40,11 @@ struct NopOptions {
 };
 
 /// gaps: -fdiversify-gap-max=BYTES, at most this much trap padding in one
-/// place control never falls into (0: none). Gaps cost no instruction but
-/// bytes: 4 keeps the default set within 10% of clang's code size
-/// (docs/performance.md).
+/// place control never falls into (0: none); without it, the target's
+/// default (DiversityTarget::defaultGapBytes). Gaps cost no instruction but
+/// bytes.
 struct GapOptions {
-  unsigned MaxBytes = 4;
+  std::optional<unsigned> MaxBytes;
 };
 
 /// blocks: -fdiversify-blocks=chains|all. Chains moves only what no

@@ -3,9 +3,10 @@
 // After each block that control cannot fall out of (it ends with an
 // unconditional branch, a return, a tail call or a call that does not
 // return, or it is the function's last block), insert a gap of 0 to N bytes
-// (-fdiversify-gap-max) of trap instructions, N rounded down to whole
-// traps. Everything after the gap moves, and since no path runs through it,
-// it moves for free: no instruction is added to any execution.
+// (-fdiversify-gap-max, else the target's default) of trap instructions,
+// N rounded down to whole traps. Everything after the gap moves, and since no
+// path runs through it, it moves for free: no instruction is added to any
+// execution.
 //
 //     before:              after (one draw):
 //       jmp .LBB0_3          jmp .LBB0_3
@@ -87,7 +88,8 @@ bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
   if (!Target)
     return false;
   unsigned TrapSize = Target->trapSize(MF.getSubtarget());
-  unsigned MaxTraps = Options.MaxBytes / TrapSize;
+  unsigned MaxTraps =
+      Options.MaxBytes.value_or(Target->defaultGapBytes()) / TrapSize;
   if (MaxTraps == 0)
     return false;
   std::unique_ptr<RandomStream> Random =

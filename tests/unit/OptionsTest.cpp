@@ -159,7 +159,7 @@ TEST_F(OptionsTest, EmptyCommandLine) {
   EXPECT_EQ(P.Cfg.Diversity.Transformations.str(),
             "funcs,sched,globals,subst,offset,gaps,saves,prefixes");
   EXPECT_EQ(P.Cfg.Diversity.Blocks, BlockShuffleMode::Chains);
-  EXPECT_EQ(P.Cfg.Diversity.Gaps.MaxBytes, 4u);
+  EXPECT_FALSE(P.Cfg.Diversity.Gaps.MaxBytes); // the target's default
   EXPECT_TRUE(P.Cfg.diversifying());
   EXPECT_EQ(P.Cfg.Diversity.Nops.MaxRun, 1u);
   EXPECT_EQ(P.Cfg.Diversity.Nops.Uniform.threshold(),

@@ -151,7 +151,8 @@ static cl::opt<unsigned>
 static cl::opt<unsigned>
     GapMax("fdiversify-gap-max",
            cl::desc("gaps: at most this much trap padding in one place, 0 to "
-                    "256 bytes (default 4)"),
+                    "256 bytes (default: the target's, 2 on x86-64, 4 "
+                    "elsewhere)"),
            cl::value_desc("bytes"), cl::cat(Category));
 static cl::opt<unsigned>
     GlobalPad("fdiversify-global-pad",
@@ -340,13 +341,13 @@ static bool readDiversityOptions(DiversityOptions &Options) {
                  Options.Blocks))
     return false;
   Options.Regs.CalleeSaved = !NoRegsCalleeSaved;
+  unsigned GapBytes = 0;
   for (auto [Opt, Field, Spelling, Max] :
        {std::tuple(&FramePad, &Options.Frames.MaxPad, "fdiversify-frame-pad",
                    4096u),
         std::tuple(&GlobalPad, &Options.Globals.MaxPad, "fdiversify-global-pad",
                    4096u),
-        std::tuple(&GapMax, &Options.Gaps.MaxBytes, "fdiversify-gap-max",
-                   256u)}) {
+        std::tuple(&GapMax, &GapBytes, "fdiversify-gap-max", 256u)}) {
     if (!Opt->getNumOccurrences())
       continue;
     if (*Opt > Max) {
@@ -356,6 +357,8 @@ static bool readDiversityOptions(DiversityOptions &Options) {
     }
     *Field = *Opt;
   }
+  if (GapMax.getNumOccurrences())
+    Options.Gaps.MaxBytes = GapBytes;
   for (const std::string &V : Skip)
     if (!parseFilter("fdiversify-skip", V, false, Options.Functions))
       return false;
