@@ -193,8 +193,9 @@ class Secp256k1Bench(Benchmark):
 
     def build(self, cc, cxx, flags, out):
         src = projects.fetch("secp256k1")
-        defines = [d for d in projects.project("secp256k1").DEFINES if d != "VERIFY"]
-        defines += projects.project("secp256k1").ASM
+        recipe = projects.project("secp256k1")
+        defines = [d for d in recipe.DEFINES if d != "VERIFY"]
+        defines += recipe.WORD[True] + recipe.ASM["x86_64"]
         out = Path(out)
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir(parents=True)
