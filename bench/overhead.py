@@ -28,6 +28,13 @@ clang-19 -fprofile-instr-generate build.
 -flto=MODE -fuse-ld=lld: divcc's overhead under LTO, against clang-19's LTO
 build.
 
+--target NAME (armhf, riscv64, aarch64) cross-builds every configuration
+for that target (tests/divtest/projects.py's TARGETS: armhf is Thumb-2) and
+times the programs under qemu-user, whose CPU time stands for the
+program's: lz4, expat and secp256k1 (1 round of verifications, as
+--instructions runs it). cachegrind cannot run them, so no --instructions;
+no profile and no compile times either.
+
 --instructions counts, instead of timing, what each build executes on the
 benchmark under cachegrind (valgrind --tool=cachegrind
 --trace-children=yes, one run per build, the input rounds once): exact and
@@ -116,6 +123,9 @@ PROFDATA = "/usr/lib/llvm-19/bin/llvm-profdata"
 # alone moves a program's speed by a few percent either way. (The first
 # three were once all there were: results with --seeds 3 or fewer repeat.)
 SEEDS = [f"-frandom-seed=overhead-{i}" for i in range(1, 13)]
+# What the programs are built for (--target): this machine, or a cross
+# target whose programs run under qemu (tests/divtest/projects.py).
+TARGET = projects.get_target("x86_64")
 LLVM_SIZE = Path(tools.CLANG).parent / "llvm-size"
 
 
@@ -166,17 +176,21 @@ class Benchmark:
         shorter.args, shorter.inputs = self.counted
         return shorter
 
+    def for_emulator(self):
+        """This benchmark as --target runs it under qemu."""
+        return self
+
     def code_object(self, program):
         """The ELF file holding the code the benchmark exercises: what
         --survival audits and measures."""
         return (Path(program).parent / self.code).resolve() if self.code else program
 
     def build(self, cc, cxx, flags, out):
-        projects.build(self.project, cc, cxx, flags, out, jobs=1)
+        projects.build(self.project, cc, cxx, flags, out, jobs=1, target=TARGET.name)
         return projects.artifacts(self.project, out)[self.program]
 
     def command(self, program, data):
-        return [str(program)] + [a.format(data=data) for a in self.args]
+        return TARGET.command([str(program)] + [a.format(data=data) for a in self.args])
 
 
 class Secp256k1Bench(Benchmark):
@@ -191,11 +205,13 @@ class Secp256k1Bench(Benchmark):
         shorter.rounds_of_verifications = 1
         return shorter
 
+    for_emulator = for_counting
+
     def build(self, cc, cxx, flags, out):
         src = projects.fetch("secp256k1")
         recipe = projects.project("secp256k1")
         defines = [d for d in recipe.DEFINES if d != "VERIFY"]
-        defines += recipe.WORD[True] + recipe.ASM["x86_64"]
+        defines += recipe.WORD[TARGET.lp64] + recipe.ASM.get(TARGET.name, [])
         out = Path(out)
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir(parents=True)
@@ -209,7 +225,7 @@ class Secp256k1Bench(Benchmark):
             main = out / "bench_verify.c"
             main.write_text(text.replace(call, call.replace(
                 ", 10, 20000);", f", {self.rounds_of_verifications}, 20000);")))
-        subprocess.run([cc] + flags + [f"-D{d}" for d in defines] +
+        subprocess.run([cc] + list(TARGET.cc_flags) + flags + [f"-D{d}" for d in defines] +
                        [f"-I{src}", f"-I{src / 'src'}", f"-I{src / 'include'}",
                         str(src / "src" / "secp256k1.c"), str(main),
                         "-o", str(program)], check=True, capture_output=True)
@@ -645,9 +661,23 @@ def main():
     ap.add_argument("--survival", action="store_true",
                     help="also audit the variants' gadget survival (divtool audit) and "
                          ".text size: the security and size table")
+    ap.add_argument("--target", default="x86_64", choices=list(projects.TARGETS),
+                    help="build for this target and time the programs under qemu "
+                         "(cross targets: lz4, expat and secp256k1; no --instructions, "
+                         "profile or compile times)")
     ap.add_argument("--markdown", help="also write the tables to this file")
     ap.add_argument("--keep", action="store_true", help="keep the build folder")
     args = ap.parse_args()
+    global TARGET
+    TARGET = projects.get_target(args.target)
+    if TARGET.cross:
+        if args.instructions:
+            sys.exit(f"overhead: --instructions runs cachegrind, which cannot run "
+                     f"{TARGET.name} programs; time them (without --instructions)")
+        args.no_profile = args.no_compile_time = True
+        if args.benchmarks == ",".join(BENCHMARKS):
+            args.benchmarks = ",".join(n for n, b in BENCHMARKS.items()
+                                       if TARGET.name in projects.project(b.project).targets)
     if args.instructions:
         args.no_profile = True
     if args.misses and not args.instructions:
@@ -667,6 +697,8 @@ def main():
     for n in names:
         if n not in BENCHMARKS:
             sys.exit(f"overhead: unknown benchmark {n!r} (known: {', '.join(BENCHMARKS)})")
+        if TARGET.name not in projects.project(BENCHMARKS[n].project).targets:
+            sys.exit(f"overhead: benchmark {n!r} has no recipe for {TARGET.name}")
     work_root = Path(tempfile.mkdtemp(prefix="divcc-overhead-"))
     data = work_root / "data"
     data.mkdir()
@@ -677,6 +709,8 @@ def main():
             bench = BENCHMARKS[n]
             if args.instructions:
                 bench = bench.for_counting()
+            if TARGET.cross:
+                bench = bench.for_emulator()
             work = work_root / n
             work.mkdir()
             if not args.compile_time_only:
@@ -704,6 +738,8 @@ def main():
               ([] if args.no_profile else ["profile-guided"])
     out = []
     lto = f" -flto={args.lto}" if args.lto else ""
+    if TARGET.cross:
+        lto += f", {TARGET.name} under {TARGET.emulator[0]}"
     configs = [c for c in columns if c != "profile-guided"]
     instructions = {n: r["instructions"] for n, r in results.items() if "instructions" in r}
     misses = {n: r["misses"] for n, r in results.items() if "misses" in r}
