@@ -233,6 +233,13 @@ static Error padStartFiles(Compilation &C, const Config &Cfg) {
 /// its symbols at load time (-z now, and -fno-plt at compile time), so
 /// that no install needs the PLT at its golden-master address.
 static Error makeGoldenMaster(Compilation &C, const Config &Cfg) {
+  const llvm::Triple &Target = C.getDefaultToolChain().getTriple();
+  std::unique_ptr<DiversityTarget> DT = createDiversityTarget(Target);
+  if (!DT || !DT->canLayOutAgain())
+    return createStringError(
+        "-fdiversify-golden: divtool rerandomize (LLVM BOLT) lays out x86-64 "
+        "and AArch64 programs only, not " +
+        Target.str());
   std::string Obj;
   if (Cfg.GoldenSlack > 0) {
     const llvm::Triple &T = C.getDefaultToolChain().getTriple();

@@ -146,6 +146,13 @@ public:
   /// bytes: code that is never executed, and aborts if it ever is.
   virtual void appendTrap(llvm::MachineBasicBlock &MBB) const = 0;
 
+  //===--- Golden masters
+  //---------------------------------------------------===//
+
+  /// Whether divtool rerandomize can lay out a program of this architecture
+  /// again (LLVM BOLT rewrites it), so that -fdiversify-golden makes sense.
+  virtual bool canLayOutAgain() const { return false; }
+
   //===--- Auditing
   //--------------------------------------------------------===//
 

@@ -13,6 +13,7 @@
 #include "support/Environment.h"
 #include "support/Process.h"
 #include "support/Sha256.h"
+#include "targets/DiversityTarget.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -57,8 +58,12 @@ readGolden(StringRef Path, object::OwningBinary<object::ObjectFile> &File) {
     return makeError("cannot read '" + Path +
                      "': " + toString(Obj.takeError()));
   auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj->getBinary());
-  if (!Elf || Elf->getEType() == ELF::ET_REL ||
-      (Elf->getArch() != Triple::x86_64 && Elf->getArch() != Triple::aarch64))
+  std::unique_ptr<DiversityTarget> Target =
+      Elf ? createDiversityTarget(Triple(
+                Triple::getArchTypeName(Elf->getArch()), "unknown", "linux"))
+          : nullptr;
+  if (!Elf || Elf->getEType() == ELF::ET_REL || !Target ||
+      !Target->canLayOutAgain())
     return makeError("'" + Path +
                      "' is not an x86-64 or AArch64 ELF executable or shared "
                      "object");

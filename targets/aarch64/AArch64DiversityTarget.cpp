@@ -160,6 +160,9 @@ public:
     BuildMI(&MBB, DebugLoc(), T.TII.get(T.Udf)).addImm(0); // 00000000
   }
 
+  // LLVM BOLT rewrites x86-64 and AArch64 programs.
+  bool canLayOutAgain() const override { return true; }
+
   std::unique_ptr<GadgetTarget>
   createGadgetTarget(const MCInstrInfo &MII,
                      const MCRegisterInfo &) const override {

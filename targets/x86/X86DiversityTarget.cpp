@@ -196,6 +196,9 @@ public:
     BuildMI(&MBB, DebugLoc(), T.TII.get(T.Int3));
   }
 
+  // LLVM BOLT rewrites x86-64 and AArch64 programs.
+  bool canLayOutAgain() const override { return true; }
+
   std::unique_ptr<GadgetTarget>
   createGadgetTarget(const MCInstrInfo &MII,
                      const MCRegisterInfo &) const override {

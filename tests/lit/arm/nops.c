@@ -45,6 +45,10 @@
 // RUN: %divcc --target=arm-linux-gnueabihf -c -O2 -fdiversify=all -frandom-seed=one -mllvm -verify-machineinstrs %s -o %t.va2.o
 // RUN: %divcc --target=arm-linux-gnueabihf -c -O0 -fdiversify=all -frandom-seed=one -mllvm -verify-machineinstrs %s -o %t.va0.o
 
+// Golden masters are for targets divtool rerandomize can lay out again.
+// RUN: %not %divcc --target=arm-linux-gnueabihf -O2 -fdiversify-golden %s -o %t.golden 2>&1 | %FileCheck --check-prefix=GOLDEN %s
+// GOLDEN: divcc: error: -fdiversify-golden: divtool rerandomize (LLVM BOLT) lays out x86-64 and AArch64 programs only, not arm-unknown-linux-gnueabihf
+
 // THUMB-DAG: {{^}}	nop{{$}}
 // THUMB-DAG: {{^}}	nop.w{{$}}
 // THUMB-DAG: {{^}}	mov	r8, r8{{$}}
