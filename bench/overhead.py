@@ -32,8 +32,11 @@ build.
 for that target (tests/divtest/projects.py's TARGETS: armhf is Thumb-2) and
 times the programs under qemu-user, whose CPU time stands for the
 program's: lz4, expat and secp256k1 (1 round of verifications, as
---instructions runs it). cachegrind cannot run them, so no --instructions;
-no profile and no compile times either.
+--instructions runs it). With --instructions the guest instructions each
+build executes are counted instead, by a QEMU plugin (bench/qemu/: built
+on first use against the installed QEMU's own plugin header, from its
+Debian source package); cachegrind cannot run them, so no --misses; no
+profile and no compile times either.
 
 --instructions counts, instead of timing, what each build executes on the
 benchmark under cachegrind (valgrind --tool=cachegrind
@@ -478,13 +481,40 @@ def ratio_fmt(x):
     return "" if x is None or x != x else f"{x:.3f}"
 
 
+QEMU_COUNT = re.compile(r"^insns: (\d+)$", re.M)
+
+
+def run_qemu_counting(cmd, stdin, cwd):
+    """What cmd (a program under qemu-user, TARGET.command) executes:
+    {"instructions": n}, counted by bench/qemu/insn_count.c."""
+    from qemu_plugin import insn_count_plugin
+    plugin = insn_count_plugin()
+    with tempfile.NamedTemporaryFile(prefix="divcc-qemu-", suffix=".log") as qlog:
+        cmd = [cmd[0], "-plugin", str(plugin), "-d", "plugin", "-D", qlog.name] + list(cmd[1:])
+        fin = open(stdin, "rb") if stdin else subprocess.DEVNULL
+        try:
+            p = subprocess.run(cmd, cwd=cwd, stdin=fin, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+        finally:
+            if stdin:
+                fin.close()
+        counts = [int(n) for n in QEMU_COUNT.findall(Path(qlog.name).read_text())]
+    if p.returncode != 0 or not counts:
+        raise RuntimeError(f"{shlex.join(cmd)} failed ({p.returncode}): "
+                           f"{p.stderr.decode(errors='replace')[-300:]}")
+    return {"instructions": sum(counts)}
+
+
 def count_instructions(bench, builds, data, work, misses=False):
-    """{build: run_cachegrind's counts of one run of the benchmark}."""
+    """{build: the counts of one run of the benchmark}: run_cachegrind's,
+    or under qemu (--target) run_qemu_counting's."""
     counts = {}
     for n, program in builds.items():
         shutil.rmtree(data / "leveldb-db", ignore_errors=True)
         started = time.time()
-        counts[n] = run_cachegrind(bench.command(program, data), bench.stdin, work, misses)
+        cmd = bench.command(program, data)
+        counts[n] = (run_qemu_counting(cmd, bench.stdin, work) if TARGET.cross else
+                     run_cachegrind(cmd, bench.stdin, work, misses))
         log(f"{bench.name}: {n[0]} variant {n[1]}: {counts[n]['instructions']:,} instructions" +
             "".join(f", {counts[n][k]:,} {k}" for k in MISS_COUNTS if k in counts[n]) +
             f" ({time.time() - started:.0f} s)")
@@ -565,7 +595,8 @@ def measure_runtime(bench, args, seeds, extra, data, work):
     if args.survival:
         result["security"], result["text"] = security_rows(bench, builds)
     if args.instructions:
-        log(f"{bench.name}: counting instructions of {len(builds)} builds with cachegrind" +
+        log(f"{bench.name}: counting instructions of {len(builds)} builds with "
+        + ("a QEMU plugin" if TARGET.cross else "cachegrind") +
             (" (cache and branch simulation)" if args.misses else ""))
         counts = count_instructions(bench, builds, data, work, args.misses)
         result["baseline"] = counts[("clang-19", 0)]
@@ -671,9 +702,9 @@ def main():
     global TARGET
     TARGET = projects.get_target(args.target)
     if TARGET.cross:
-        if args.instructions:
-            sys.exit(f"overhead: --instructions runs cachegrind, which cannot run "
-                     f"{TARGET.name} programs; time them (without --instructions)")
+        if args.misses:
+            sys.exit(f"overhead: --misses runs cachegrind, which cannot run "
+                     f"{TARGET.name} programs")
         args.no_profile = args.no_compile_time = True
         if args.benchmarks == ",".join(BENCHMARKS):
             args.benchmarks = ",".join(n for n, b in BENCHMARKS.items()
@@ -746,7 +777,8 @@ def main():
     security = {n: r["security"] for n, r in results.items() if "security" in r}
     variants = f"{args.seeds} variant" + ("s" if args.seeds > 1 else "")
     if instructions:
-        out += [f"## Runtime: instructions relative to clang-19 -O2{lto} (cachegrind, one run "
+        counter = "a QEMU plugin" if TARGET.cross else "cachegrind"
+        out += [f"## Runtime: instructions relative to clang-19 -O2{lto} ({counter}, one run "
                 f"per build; over {variants} per configuration: their mean, the worst and "
                 "the best variant, the standard deviation)", "",
                 config_table(instructions, configs,
