@@ -193,7 +193,14 @@ class Benchmark:
         return projects.artifacts(self.project, out)[self.program]
 
     def command(self, program, data):
-        return TARGET.command([str(program)] + [a.format(data=data) for a in self.args])
+        cmd = TARGET.command([str(program)] + [a.format(data=data) for a in self.args])
+        if TARGET.cross and Path(program).read_bytes()[:2] == b"#!":
+            # A libtool wrapper script: libtool's execute mode hands the
+            # emulator the real program, with its libraries' path.
+            libtool = next(d / "libtool" for d in Path(program).parents
+                           if (d / "libtool").exists())
+            cmd = [str(libtool), "--mode=execute"] + cmd
+        return cmd
 
 
 class Secp256k1Bench(Benchmark):
@@ -490,7 +497,8 @@ def run_qemu_counting(cmd, stdin, cwd):
     from qemu_plugin import insn_count_plugin
     plugin = insn_count_plugin()
     with tempfile.NamedTemporaryFile(prefix="divcc-qemu-", suffix=".log") as qlog:
-        cmd = [cmd[0], "-plugin", str(plugin), "-d", "plugin", "-D", qlog.name] + list(cmd[1:])
+        at = cmd.index(TARGET.emulator[0]) + 1  # after libtool's execute mode
+        cmd = cmd[:at] + ["-plugin", str(plugin), "-d", "plugin", "-D", qlog.name] + cmd[at:]
         fin = open(stdin, "rb") if stdin else subprocess.DEVNULL
         try:
             p = subprocess.run(cmd, cwd=cwd, stdin=fin, stdout=subprocess.DEVNULL,
