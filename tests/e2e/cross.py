@@ -4,7 +4,9 @@ program, built for the target (tests/divtest/projects.py's TARGETS) by
 divcc -fdiversify=all under 5 seeds at -O2 and run under qemu, prints
 exactly what the clang-19 build prints and exits with the same code. On
 armhf the clang-19 build and the even seeds are Thumb-2 (Debian's
-default), the odd seeds ARM state (-marm).
+default), the odd seeds ARM state (-marm). Parity too: each program's
+objects built by divcc -fno-diversify are byte-identical to clang-19's
+(on armhf in both instruction sets).
 
 Needs Debian's cross libraries for the target (libc6-dev-arm64-cross,
 libc6-dev-riscv64-cross or libc6-dev-armhf-cross, and the libgcc and
@@ -76,6 +78,29 @@ def main():
     expected = dict(zip((p.name for p in progs), corpus.parallel(reference, progs)))
     failures = [f"{name}: {r}" for name, r in expected.items() if isinstance(r, str)]
 
+    states = [[], ["-marm"]] if target.name == "armhf" else [[]]
+    parity_jobs = [(p, state) for p in progs for state in states]
+
+    def parity(job):
+        prog, state = job
+        flags = list(target.cc_flags) + state + ["-O2"]
+        where = work / prog.name / ("parity" + "".join(state))
+        try:
+            ours = corpus.compile_objects(tools.divcc(prog.is_cxx), prog,
+                                          flags + ["-fno-diversify"], where / "divcc")
+            theirs = corpus.compile_objects(tools.clang(prog.is_cxx), prog, flags,
+                                            where / "clang")
+        except RuntimeError as e:
+            return f"{prog.name} {' '.join(state)}: parity build failed: {e}"
+        differing = [o.name for o, t in zip(ours, theirs)
+                     if o.read_bytes() != t.read_bytes()]
+        if differing:
+            return (f"{prog.name} {' '.join(state)}: divcc -fno-diversify objects differ "
+                    f"from clang-19's: {', '.join(differing)}")
+        return None
+
+    failures += [f for f in corpus.parallel(parity, parity_jobs) if f]
+
     jobs = [(p, seed) for p in progs if not isinstance(expected[p.name], str)
             for seed in range(SEEDS)]
 
@@ -90,7 +115,7 @@ def main():
                                     then=f"; {' '.join(target.emulator)} ./a.out")
 
     failures += corpus.failed(one, jobs)
-    checks.report(arch, failures, len(jobs) + len(progs))
+    checks.report(arch, failures, len(jobs) + len(progs) + len(parity_jobs))
 
 
 if __name__ == "__main__":
