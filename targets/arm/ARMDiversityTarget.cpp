@@ -87,32 +87,24 @@ public:
     DebugLoc DL = I != MBB.instr_end() ? I->getDebugLoc() : DebugLoc();
     bool Thumb = T.isThumb(STI);
     // Every form is unpredicated: condition "always", no flags register.
+    auto Hint = [&](unsigned Opc) {
+      BuildMI(MBB, I, DL, T.TII.get(Opc)).addImm(0).addImm(Always).addReg(0);
+    };
+    auto MoveToItself = [&](MCRegister R) {
+      auto MIB = BuildMI(MBB, I, DL, T.TII.get(Thumb ? T.ThumbMove : T.Move), R)
+                     .addReg(R, RegState::Undef)
+                     .addImm(Always)
+                     .addReg(0);
+      if (!Thumb)
+        MIB.addReg(0); // ARM state's optional "s", off: flags untouched
+    };
     switch (Form) {
     case 0:
-    case 1: {
-      unsigned Opc = Thumb ? (Form == 0 ? T.ThumbHint : T.ThumbWideHint)
-                           : (Form == 0 ? T.Hint : T.Move);
-      if (Opc == T.Move) {
-        BuildMI(MBB, I, DL, T.TII.get(Opc), T.R0)
-            .addReg(T.R0, RegState::Undef)
-            .addImm(Always)
-            .addReg(0)
-            .addReg(0); // no "s": flags untouched
-        return;
-      }
-      BuildMI(MBB, I, DL, T.TII.get(Opc)).addImm(0).addImm(Always).addReg(0);
-      return;
-    }
-    case 2: {
-      auto MIB =
-          BuildMI(MBB, I, DL, T.TII.get(Thumb ? T.ThumbMove : T.Move), T.R8)
-              .addReg(T.R8, RegState::Undef)
-              .addImm(Always)
-              .addReg(0);
-      if (!Thumb)
-        MIB.addReg(0);
-      return;
-    }
+      return Hint(Thumb ? T.ThumbHint : T.Hint);
+    case 1:
+      return Thumb ? Hint(T.ThumbWideHint) : MoveToItself(T.R0);
+    case 2:
+      return MoveToItself(T.R8);
     }
     llvm_unreachable("no such ARM NOP form");
   }
