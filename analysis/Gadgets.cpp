@@ -133,14 +133,22 @@ std::optional<uint64_t> Disassembler::pcRelativeTarget(const MCInst &I,
                                                        uint64_t Address,
                                                        unsigned Size) const {
   const MCInstrDesc &Desc = MII->get(I.getOpcode());
-  uint64_t Target;
+  uint64_t Reached;
   // AArch64's evaluateBranch also "evaluates" ADR and ADRP, whose operands
   // count pages or bytes, not instructions: only branches and calls.
   if ((Desc.isBranch() || Desc.isCall()) &&
-      MIA->evaluateBranch(I, Address, Size, Target))
-    return Target;
-  return MIA->evaluateMemoryOperandAddress(I, Decoders[0].STI.get(), Address,
-                                           Size);
+      MIA->evaluateBranch(I, Address, Size, Reached))
+    return Reached;
+  const MCSubtargetInfo *STI = Decoders[0].STI.get();
+  if (std::optional<uint64_t> Memory =
+          MIA->evaluateMemoryOperandAddress(I, STI, Address, Size))
+    return Memory;
+  // LLVM does not evaluate a memory operand that names a segment, even one
+  // that changes nothing (divcc's prefixes).
+  MCInst Plain = I;
+  if (!Target->dropRedundantPrefix(Plain))
+    return std::nullopt;
+  return MIA->evaluateMemoryOperandAddress(Plain, STI, Address, Size);
 }
 
 std::optional<Disassembler::DirectJump>

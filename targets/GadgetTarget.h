@@ -64,6 +64,11 @@ public:
   /// change how the next bytes decode (Thumb's IT instruction predicates
   /// the next ones). Gadgets start where a jump lands, with no such state.
   virtual bool leavesDecoderState(const llvm::MCInst &I) const { return false; }
+  /// Takes out of \p I a prefix that changes nothing it does (x86-64's ES,
+  /// CS, SS or DS segment override, which divcc's `prefixes` adds), so that
+  /// LLVM evaluates its operands as the plain instruction's (it declines a
+  /// memory operand that names a segment); false if \p I has none.
+  virtual bool dropRedundantPrefix(llvm::MCInst &I) const { return false; }
   /// If \p I can end a gadget, how.
   virtual std::optional<GadgetKind>
   endingKind(const llvm::MCInst &I) const = 0;

@@ -27,7 +27,8 @@ createX86SubstitutionTarget(const llvm::TargetSubtargetInfo &STI);
 
 /// X86GadgetTarget.cpp.
 std::unique_ptr<GadgetTarget>
-createX86GadgetTarget(const llvm::MCInstrInfo &MII);
+createX86GadgetTarget(const llvm::MCInstrInfo &MII,
+                      const llvm::MCRegisterInfo &MRI);
 
 } // namespace divcc
 

@@ -201,8 +201,8 @@ public:
 
   std::unique_ptr<GadgetTarget>
   createGadgetTarget(const MCInstrInfo &MII,
-                     const MCRegisterInfo &) const override {
-    return createX86GadgetTarget(MII);
+                     const MCRegisterInfo &MRI) const override {
+    return createX86GadgetTarget(MII, MRI);
   }
 
 private:

@@ -24,6 +24,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/MC/MCInst.h"
 #include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
 
 using namespace llvm;
 
@@ -32,7 +33,13 @@ namespace {
 
 class X86GadgetTarget final : public GadgetTarget {
 public:
-  explicit X86GadgetTarget(const MCInstrInfo &MII) : MII(MII) {
+  X86GadgetTarget(const MCInstrInfo &MII, const MCRegisterInfo &MRI)
+      : MII(MII) {
+    for (unsigned Reg = 1, E = MRI.getNumRegs(); Reg != E; ++Reg) {
+      StringRef Name = MRI.getName(Reg);
+      if (Name == "ES" || Name == "CS" || Name == "SS" || Name == "DS")
+        ZeroBasedSegments.insert(Reg);
+    }
     for (unsigned Opc = 0, E = MII.getNumOpcodes(); Opc != E; ++Opc) {
       StringRef Name = MII.getName(Opc);
       if (Name == "SYSCALL" || Name == "SYSENTER")
@@ -62,6 +69,21 @@ public:
     return std::nullopt;
   }
 
+  // The segment operand is the last of a memory reference's five operands.
+  bool dropRedundantPrefix(MCInst &I) const override {
+    const MCInstrDesc &D = MII.get(I.getOpcode());
+    for (unsigned Op = 0; Op + 4 < D.getNumOperands(); ++Op) {
+      if (D.operands()[Op].OperandType != MCOI::OPERAND_MEMORY)
+        continue;
+      if (Op + 4 >= I.getNumOperands() || !I.getOperand(Op + 4).isReg() ||
+          !ZeroBasedSegments.contains(I.getOperand(Op + 4).getReg()))
+        return false;
+      I.getOperand(Op + 4).setReg(0);
+      return true;
+    }
+    return false;
+  }
+
   bool breaksGadget(const MCInst &I) const override {
     const MCInstrDesc &D = MII.get(I.getOpcode());
     return (D.isBranch() && !D.isConditionalBranch()) || D.isCall() ||
@@ -77,14 +99,15 @@ private:
   }
 
   const MCInstrInfo &MII;
-  DenseSet<unsigned> SystemCalls, Stops;
+  DenseSet<unsigned> SystemCalls, Stops, ZeroBasedSegments;
   unsigned Interrupt = ~0u;
 };
 
 } // namespace
 
-std::unique_ptr<GadgetTarget> createX86GadgetTarget(const MCInstrInfo &MII) {
-  return std::make_unique<X86GadgetTarget>(MII);
+std::unique_ptr<GadgetTarget> createX86GadgetTarget(const MCInstrInfo &MII,
+                                                    const MCRegisterInfo &MRI) {
+  return std::make_unique<X86GadgetTarget>(MII, MRI);
 }
 
 } // namespace divcc

@@ -55,6 +55,24 @@ TEST_F(GadgetsTest, PopRet) {
             "pop rdi ; ret");
 }
 
+TEST_F(GadgetsTest, SegmentPrefixedRipRelativeOperandsAreDisplacements) {
+  // 2e 48 8b 05 10 00 00 00   mov rax, qword ptr cs:[rip + 0x10]: divcc's
+  // prefixes name a segment whose base is zero, and the operand still
+  // reaches rip + 0x10; another displacement is the same instruction moved.
+  std::vector<uint8_t> A = {0x2e, 0x48, 0x8b, 0x05, 0x10, 0, 0, 0};
+  std::vector<uint8_t> B = {0x2e, 0x48, 0x8b, 0x05, 0x20, 0, 0, 0};
+  llvm::MCInst IA, IB;
+  ASSERT_EQ(Dis->decode(A, Base, IA), 8u);
+  ASSERT_EQ(Dis->decode(B, Base, IB), 8u);
+  EXPECT_EQ(Dis->pcRelativeTarget(IA, Base, 8), Base + 8 + 0x10);
+  EXPECT_TRUE(Dis->sameExceptDisplacements(IA, IB));
+  // fs has a base of its own: mov rax, qword ptr fs:[rip + 0x10].
+  std::vector<uint8_t> F = {0x64, 0x48, 0x8b, 0x05, 0x10, 0, 0, 0};
+  llvm::MCInst IF;
+  ASSERT_EQ(Dis->decode(F, Base, IF), 8u);
+  EXPECT_EQ(Dis->pcRelativeTarget(IF, Base, 8), std::nullopt);
+}
+
 TEST_F(GadgetsTest, UnalignedStartsAndInstructionLimit) {
   // 48 b8 5f c3 90 90 90 90 90 90   movabs rax, imm64
   // c3                              ret
