@@ -151,15 +151,30 @@ std::optional<uint64_t> Disassembler::pcRelativeTarget(const MCInst &I,
   return MIA->evaluateMemoryOperandAddress(Plain, STI, Address, Size);
 }
 
-std::optional<Disassembler::DirectJump>
-Disassembler::directJump(const MCInst &I, uint64_t Address,
-                         unsigned Size) const {
+std::optional<Disassembler::DirectBranch>
+Disassembler::directBranch(const MCInst &I, uint64_t Address,
+                           unsigned Size) const {
   const MCInstrDesc &Desc = MII->get(I.getOpcode());
   uint64_t Target;
-  if (!Desc.isBranch() || Desc.isIndirectBranch() || Desc.isCall() ||
+  if (!(Desc.isBranch() || Desc.isCall()) || Desc.isIndirectBranch() ||
       !MIA->evaluateBranch(I, Address, Size, Target))
     return std::nullopt;
-  return DirectJump{Target, Desc.isConditionalBranch()};
+  return DirectBranch{Target, Desc.isConditionalBranch(), Desc.isCall()};
+}
+
+std::optional<Disassembler::DirectBranch>
+Disassembler::directJump(const MCInst &I, uint64_t Address,
+                         unsigned Size) const {
+  std::optional<DirectBranch> B = directBranch(I, Address, Size);
+  if (B && B->Call)
+    return std::nullopt;
+  return B;
+}
+
+bool Disassembler::transfersControl(const MCInst &I) const {
+  const MCInstrDesc &Desc = MII->get(I.getOpcode());
+  return Desc.isBranch() || Desc.isCall() || Desc.isReturn() ||
+         Desc.isIndirectBranch() || Desc.isTrap();
 }
 
 // x86 declares a memory operand's displacement as OPERAND_MEMORY for mov

@@ -81,15 +81,24 @@ public:
   std::optional<uint64_t> pcRelativeTarget(const llvm::MCInst &I,
                                            uint64_t Address,
                                            unsigned Size) const;
-  /// A direct jump's target, and whether it is conditional.
-  struct DirectJump {
+  /// A direct jump's or call's target, and what kind of transfer it is.
+  struct DirectBranch {
     uint64_t Target;
     bool Conditional;
+    bool Call;
   };
-  /// \p I's jump, if it is a direct jump (not a call, a return or an
-  /// indirect jump), decoded at \p Address with \p Size bytes.
-  std::optional<DirectJump> directJump(const llvm::MCInst &I, uint64_t Address,
-                                       unsigned Size) const;
+  /// \p I's transfer, if it is a direct jump or call (not a return or an
+  /// indirect one), decoded at \p Address with \p Size bytes.
+  std::optional<DirectBranch> directBranch(const llvm::MCInst &I,
+                                           uint64_t Address,
+                                           unsigned Size) const;
+  /// directBranch() without the calls.
+  std::optional<DirectBranch> directJump(const llvm::MCInst &I,
+                                         uint64_t Address,
+                                         unsigned Size) const;
+  /// Whether \p I may transfer control anywhere but to the next
+  /// instruction: a branch, call or return, direct or not.
+  bool transfersControl(const llvm::MCInst &I) const;
   /// Whether \p A and \p B are the same instruction except perhaps for
   /// their PC-relative displacements (the immediate that moves a branch's
   /// target or a RIP-relative operand's address): the same opcode and every

@@ -225,7 +225,11 @@ static Error padStartFiles(Compilation &C, const Config &Cfg) {
 /// program, which lets a binary rewriter (LLVM BOLT, run by divtool
 /// rerandomize) move every function and fix every reference to it. GNU ld
 /// and lld both spell it --emit-relocs. An object of trap padding, last on
-/// the link line, ends .text with slack (-fdiversify-golden-slack bytes):
+/// the link line, ends .text with slack (-fdiversify-golden-slack bytes),
+/// in a section of its own aligned to one byte: no alignment NOPs of the
+/// linker come between the last function and the traps, since BOLT takes
+/// for padding after a function traps alone, or NOPs and zeros, never
+/// both, and ignores (leaves in place) a function with other padding.
 /// BOLT's code for a new order is a little larger than the linker's (other
 /// branch sizes, unaligned blocks), and it can take the original .text's
 /// place only if it fits there; otherwise it goes to a new segment, and
@@ -250,8 +254,9 @@ static Error makeGoldenMaster(Compilation &C, const Config &Cfg) {
       C.addTempFile(C.getArgs().MakeArgString(Obj));
       std::string Asm;
       raw_string_ostream(Asm)
-          << "\t.text\n\t.fill " << Cfg.GoldenSlack << ", 1, "
-          << unsigned(trapPadding(T).FillByte) << "\n";
+          << "\t.section .text.divcc_golden_slack,\"ax\",@progbits\n\t.fill "
+          << Cfg.GoldenSlack << ", 1, " << unsigned(trapPadding(T).FillByte)
+          << "\n";
       if (Error E = assembleCodeFreeObject(Asm, T, Obj, linkElfFlags(C)))
         return createStringError("cannot assemble the golden master's slack: " +
                                  toString(std::move(E)));

@@ -46,6 +46,16 @@ class SubstitutionTarget;
 /// whose repetition decodes to trapping instructions (no gadget), and the GNU
 /// property that marks an object compatible with the target's control-flow
 /// protection, so that linking the padding never turns that protection off.
+/// The ELF relocation types by which a linked program's data holds a code
+/// address (divtool rerandomize checks each after a rewrite).
+struct CodeAddressRelocations {
+  uint32_t Relative;   ///< base + addend (R_X86_64_RELATIVE...)
+  uint32_t IRelative;  ///< an IFUNC's resolver: base + addend
+  uint32_t Absolute64; ///< symbol + addend, 64 bits
+  uint32_t GlobDat;    ///< a GOT slot: the symbol's address
+  uint32_t JumpSlot;   ///< a PLT's GOT slot: the symbol's address
+};
+
 struct TrapPadding {
   uint8_t FillByte;
   uint32_t FeatureProperty; // a GNU_PROPERTY_*_FEATURE_1_AND, 0 for none
@@ -152,6 +162,12 @@ public:
   /// Whether divtool rerandomize can lay out a program of this architecture
   /// again (LLVM BOLT rewrites it), so that -fdiversify-golden makes sense.
   virtual bool canLayOutAgain() const { return false; }
+  /// The relocation types that put code addresses in a program's data;
+  /// every target that canLayOutAgain() has them.
+  virtual std::optional<CodeAddressRelocations>
+  codeAddressRelocations() const {
+    return std::nullopt;
+  }
 
   //===--- Auditing
   //--------------------------------------------------------===//

@@ -4,7 +4,11 @@
 
 #include "analysis/ElfImage.h"
 #include "analysis/Gadgets.h"
+#include "divtool/install/LayoutCheck.h"
+#include "divtool/install/ProgramCode.h"
 #include "divtool/install/UnusedPlt.h"
+#include "registry/Fingerprints.h"
+#include "support/ElfRewrite.h"
 #include "random/RandomStream.h"
 #include "random/SeedFile.h"
 #include "registry/Artifacts.h"
@@ -18,6 +22,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCInst.h"
+#include "llvm/ObjCopy/CommonConfig.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
@@ -195,9 +200,103 @@ std::optional<std::string> refusedFunction(StringRef Log) {
     return std::nullopt;
   StringRef Name = Before.drop_front(At + strlen(" in function ")).rtrim();
   Name.consume_back(".");
+  // BOLT prints a function of several symbols as "NAME(*N)"; its
+  // -skip-funcs takes the NAME.
+  if (Name.ends_with(")"))
+    if (size_t Count = Name.rfind("(*"); Count != StringRef::npos)
+      Name = Name.take_front(Count);
   if (Name.empty())
     return std::nullopt;
   return Name.str();
+}
+
+/// Every function of the golden master that the install \p Installed keeps
+/// at its golden-master address, in the code BOLT leaves as it was (its
+/// .bolt.org.* sections), with what BOLT said of it: skipped after it
+/// refused the function (\p Skipped), or ignored, with the line of
+/// \p BoltLog that names it.
+Expected<std::vector<FunctionLeftInPlace>>
+functionsLeftInPlace(const GoldenFunctions &G, const ProgramCode &Golden,
+                     ArrayRef<uint8_t> Installed,
+                     ArrayRef<std::string> Skipped, StringRef BoltLog) {
+  Expected<ProgramCode> Install = ProgramCode::read(Installed);
+  if (!Install)
+    return makeError("cannot read BOLT's output: " +
+                     toString(Install.takeError()));
+  DenseMap<uint64_t, StringRef> BoltName;
+  for (const GoldenFunctions::Function &F : G.Functions)
+    BoltName[F.Address] = F.Name;
+  std::vector<FunctionLeftInPlace> Left;
+  for (const CodeFunction &F : Golden.functions()) {
+    const CodeFunction *Now = Install->function(F.Key);
+    if (!Now)
+      return makeError("function '" + F.Key +
+                       "' of the golden master is not in BOLT's output");
+    if (!Install->sectionAt(Now->Address).starts_with(".bolt.org."))
+      continue;
+    StringRef Name = BoltName.lookup(F.Address);
+    if (Name.empty())
+      Name = F.Key;
+    std::string Reason = "ignored by BOLT";
+    if (llvm::is_contained(Skipped, Name)) {
+      Reason = "refused by BOLT (skipped)";
+    } else {
+      // BOLT's -v=1 lines that name it: "function NAME has invalid
+      // padding. Ignoring the function.", "... in function NAME(*2)...".
+      SmallVector<StringRef, 0> Lines;
+      BoltLog.split(Lines, '\n');
+      for (StringRef Line : Lines) {
+        size_t At = Line.find(Name);
+        if (At == StringRef::npos || (At && isAlnum(Line[At - 1])) ||
+            (At + Name.size() < Line.size() &&
+             (isAlnum(Line[At + Name.size()]) || Line[At + Name.size()] == '_')))
+          continue;
+        Reason = Line.trim().str();
+        if (Line.contains_insensitive("ignor"))
+          break;
+      }
+    }
+    Left.push_back({Name.str(), std::move(Reason)});
+  }
+  return Left;
+}
+
+/// A copy of the golden master at \p Path with a local symbol at each
+/// address inside a function that a dynamic relocation holds (the labels
+/// of a computed goto's table in a position-independent program): LLVM
+/// BOLT 19 cannot say where such an address goes in the new layout unless
+/// a symbol names it, and stops with "unable to get new address
+/// corresponding to input address". Nothing else changes.
+Expected<SmallVector<char, 0>> labelCodeAddresses(StringRef Path,
+                                                  const ProgramCode &Golden,
+                                                  unsigned &Labels) {
+  Expected<std::vector<CodeReference>> Refs = Golden.dataReferences();
+  if (!Refs)
+    return makeError("cannot read '" + Path + "': " +
+                     toString(Refs.takeError()));
+  std::vector<uint64_t> Inside;
+  for (const CodeReference &R : *Refs)
+    if (R.Kind == ReferenceKind::DynamicRelocation)
+      if (std::optional<size_t> F = Golden.functionAt(R.Target);
+          F && Golden.functions()[*F].Address != R.Target)
+        Inside.push_back(R.Target);
+  sortUnique(Inside);
+  Labels = Inside.size();
+  std::vector<std::string> Names, Sections;
+  for (uint64_t A : Inside) {
+    Names.push_back("__divcc_code_label_" + utohexstr(A, /*LowerCase=*/true));
+    Sections.push_back(Golden.sectionAt(A).str());
+  }
+  return rewriteElf(Path, [&](objcopy::CommonConfig &Common) {
+    for (size_t I = 0; I < Inside.size(); ++I) {
+      objcopy::NewSymbolInfo Label;
+      Label.SymbolName = Names[I];
+      Label.SectionName = Sections[I];
+      Label.Value = Inside[I] - Golden.sectionStart(Inside[I]);
+      Label.Flags = {objcopy::SymbolFlag::Local};
+      Common.SymbolsToAdd.push_back(std::move(Label));
+    }
+  });
 }
 
 std::string readLog(StringRef Path) {
@@ -342,9 +441,20 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   if (Options.Keep)
     Dir->keep();
   // BOLT records its command line in the output: fixed names, run in Dir.
-  std::string GoldenCopy = Dir->path() + "/golden";
-  if (std::error_code EC = sys::fs::copy_file(Golden, GoldenCopy))
-    return makeError("cannot copy '" + Golden + "'", EC);
+  StringRef GoldenData = File.getBinary()->getData();
+  ArrayRef<uint8_t> GoldenBytes = arrayRefFromStringRef(GoldenData);
+  Expected<ProgramCode> GoldenProgram = ProgramCode::read(GoldenBytes);
+  if (!GoldenProgram)
+    return makeError("cannot read '" + Golden +
+                     "': " + toString(GoldenProgram.takeError()));
+  InstallResult R;
+  Expected<SmallVector<char, 0>> Labelled =
+      labelCodeAddresses(Golden, *GoldenProgram, R.CodeLabels);
+  if (!Labelled)
+    return Labelled.takeError();
+  if (Error E = writeFileAtomically(Dir->path() + "/golden",
+                                    StringRef(Labelled->data(), Labelled->size())))
+    return makeError("cannot copy '" + Golden + "': " + toString(std::move(E)));
   std::string OrderText;
   for (const std::string &Name : Order)
     OrderText += Name + "\n";
@@ -382,7 +492,6 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
     ClosePlt = *Now;
   }
 
-  InstallResult R;
   R.Functions = Order.size();
   std::string Log = Dir->path() + "/bolt.log";
   std::string Installed = Dir->path() + "/install";
@@ -390,6 +499,7 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   // in the golden master's .text without it.
   unsigned FunctionAlign = 16;
   bool OldText = true;
+  std::vector<std::string> Skipped; // what BOLT refused, retried as skipped
   for (unsigned Attempt = 0;; ++Attempt) {
     std::vector<std::string> Command = {
         Options.Bolt, "golden", "-o", "install",
@@ -399,8 +509,14 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
         // alignment and hot-text padding meant for huge pages...
         "-no-huge-pages", "-hot-text=0", "-align-text=16",
         "-align-functions=" + std::to_string(FunctionAlign),
-        // ...and the code left behind becomes traps.
-        "-trap-old-code"};
+        // ...and the code left behind becomes traps. Every function is
+        // processed (not only those with a profile), and each keeps its
+        // bytes where BOLT does not change its code: NOPs stay, so that
+        // an address inside a function it moves whole (a computed goto's
+        // label) keeps its offset.
+        "-trap-old-code", "-lite=0", "-keep-nops",
+        // What it ignores, and why, in the log.
+        "-v=1"};
     if (OldText)
       Command.push_back("-use-old-text");
     if (Options.Blocks) {
@@ -415,8 +531,8 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
       Command.push_back("-update-debug-sections");
     if (ClosePlt)
       Command.push_back("-plt=all");
-    if (!R.LeftInPlace.empty())
-      Command.push_back("-skip-funcs=" + join(R.LeftInPlace, ","));
+    if (!Skipped.empty())
+      Command.push_back("-skip-funcs=" + join(Skipped, ","));
     Expected<pid_t> Pid =
         startProcess(Command, Dir->path(), environmentWith({}, {}), Log, Log,
                      /*OwnProcessGroup=*/false, "llvm-bolt");
@@ -439,7 +555,7 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
     if (Status && *Status == 0)
       break;
     std::optional<std::string> Refused = refusedFunction(Text);
-    bool RefusedAgain = Refused && llvm::is_contained(R.LeftInPlace, *Refused);
+    bool RefusedAgain = Refused && llvm::is_contained(Skipped, *Refused);
     if (!Refused || Attempt >= MaxRefusedFunctions ||
         (RefusedAgain && !OldText))
       return makeError("llvm-bolt failed on '" + Golden + "' (" +
@@ -450,8 +566,9 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
     if (RefusedAgain) {
       OldText = false;
       R.NewSegmentReason = "the old .text keeps a function BOLT cannot move";
-    } else
-      R.LeftInPlace.push_back(*Refused);
+    } else {
+      Skipped.push_back(*Refused);
+    }
   }
   R.FitInOldText = StringRef(readLog(Log)).contains("using original .text");
   R.FunctionAlignment = FunctionAlign;
@@ -476,6 +593,35 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
     R.TrappedPltStubs = *Trapped;
     R.TrappedLazyBinding = true;
   }
+  // Nothing is written that is not proved sound (LayoutCheck.h).
+  Expected<LayoutCheckResult> Check = checkLayout(
+      GoldenBytes,
+      MutableArrayRef<uint8_t>(reinterpret_cast<uint8_t *>(Image->data()),
+                               Image->size()),
+      /*Repair=*/true);
+  if (!Check)
+    return makeError("cannot check the layout of install '" + InstallId +
+                     "': " + toString(Check.takeError()));
+  if (!Check->Violations.empty()) {
+    std::string Message = "the layout of install '" + InstallId.str() +
+                          "' is not sound; nothing was written:";
+    constexpr size_t Shown = 10;
+    for (size_t I = 0; I < Check->Violations.size() && I < Shown; ++I)
+      Message += "\n  " + Check->Violations[I].describe();
+    if (Check->Violations.size() > Shown)
+      Message += "\n  and " + std::to_string(Check->Violations.size() - Shown) +
+                 " more";
+    return makeError(Message);
+  }
+  R.CheckedReferences = Check->References;
+  R.Repairs = std::move(Check->Repairs);
+  Expected<std::vector<FunctionLeftInPlace>> Left = functionsLeftInPlace(
+      *Functions, *GoldenProgram, ArrayRef<uint8_t>(
+          reinterpret_cast<const uint8_t *>(Image->data()), Image->size()),
+      Skipped, readLog(Log));
+  if (!Left)
+    return Left.takeError();
+  R.LeftInPlace = std::move(*Left);
   if (Error E = setBuildIdToDigest(*Image))
     return makeError("cannot set the build id: " + toString(std::move(E)));
   StringRef Bytes(Image->data(), Image->size());

@@ -57,9 +57,16 @@ struct InstallOptions {
   bool Blocks = false;
 };
 
+/// A function of the golden master an install keeps at its address.
+struct FunctionLeftInPlace {
+  std::string Name;   ///< as BOLT names it (NAME/N for a local one)
+  std::string Reason; ///< what BOLT said of it
+};
+
 struct InstallResult {
-  uint64_t Functions = 0;               ///< functions in the new order
-  std::vector<std::string> LeftInPlace; ///< functions BOLT refused
+  uint64_t Functions = 0; ///< functions in the new order
+  /// Every function the install keeps where the golden master has it.
+  std::vector<FunctionLeftInPlace> LeftInPlace;
   bool FitInOldText = false;       ///< the new code took the old .text's place
   /// Why not, when it did not: "the new code did not fit", or a function
   /// left in place keeps the old .text.
@@ -72,6 +79,12 @@ struct InstallResult {
   std::string OutputSha256;
   std::string GoldenCodeSha256; ///< of the golden master's code segments
   std::string WorkDir; ///< set when kept
+  /// Code addresses inside functions named for BOLT (computed gotos).
+  unsigned CodeLabels = 0;
+  /// Code addresses the soundness check proved (LayoutCheck.h), and the
+  /// references it repaired first.
+  uint64_t CheckedReferences = 0;
+  std::vector<std::string> Repairs;
 };
 
 /// How an install's stream is derived, in words, for the registry.

@@ -119,10 +119,14 @@ int runRerandomizeCommand(const RerandomizeCommandLine &C,
     return reportError(R.takeError());
   errs() << "divtool rerandomize: install '" << C.Install
          << "': " << R->Functions << " functions in a new order";
-  if (!R->LeftInPlace.empty())
+  if (!R->LeftInPlace.empty()) {
+    std::vector<std::string> Names;
+    for (const FunctionLeftInPlace &F : R->LeftInPlace)
+      Names.push_back(F.Name);
     errs() << ", " << R->LeftInPlace.size()
            << " left where they were (BOLT cannot move them): "
-           << join(R->LeftInPlace, ", ");
+           << join(Names, ", ");
+  }
   double Growth =
       R->GoldenSize ? double(R->OutputSize) / double(R->GoldenSize) - 1 : 0.0;
   errs() << "; " << R->GoldenSize << " -> " << R->OutputSize << " bytes ("
@@ -136,7 +140,15 @@ int runRerandomizeCommand(const RerandomizeCommandLine &C,
     errs() << "; PLT: lazy binding and " << R->TrappedPltStubs
            << (R->TrappedPltStubs == 1 ? " stub" : " stubs")
            << " nothing calls are traps";
+  errs() << "; " << R->CheckedReferences << " code references proved sound";
+  if (!R->Repairs.empty())
+    errs() << " (" << R->Repairs.size() << " repaired)";
   errs() << "\n";
+  for (const FunctionLeftInPlace &F : R->LeftInPlace)
+    errs() << "divtool rerandomize: left in place: " << F.Name << ": "
+           << F.Reason << "\n";
+  for (const std::string &Repair : R->Repairs)
+    errs() << "divtool rerandomize: repaired " << Repair << "\n";
   if (!R->WorkDir.empty())
     errs() << "divtool rerandomize: working directory kept in '" << R->WorkDir
            << "'\n";

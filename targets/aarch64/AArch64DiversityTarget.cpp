@@ -162,6 +162,13 @@ public:
 
   // LLVM BOLT rewrites x86-64 and AArch64 programs.
   bool canLayOutAgain() const override { return true; }
+  std::optional<CodeAddressRelocations>
+  codeAddressRelocations() const override {
+    return CodeAddressRelocations{
+        ELF::R_AARCH64_RELATIVE, ELF::R_AARCH64_IRELATIVE,
+        ELF::R_AARCH64_ABS64, ELF::R_AARCH64_GLOB_DAT,
+        ELF::R_AARCH64_JUMP_SLOT};
+  }
 
   std::unique_ptr<GadgetTarget>
   createGadgetTarget(const MCInstrInfo &MII,

@@ -198,6 +198,13 @@ public:
 
   // LLVM BOLT rewrites x86-64 and AArch64 programs.
   bool canLayOutAgain() const override { return true; }
+  std::optional<CodeAddressRelocations>
+  codeAddressRelocations() const override {
+    return CodeAddressRelocations{ELF::R_X86_64_RELATIVE,
+                                  ELF::R_X86_64_IRELATIVE, ELF::R_X86_64_64,
+                                  ELF::R_X86_64_GLOB_DAT,
+                                  ELF::R_X86_64_JUMP_SLOT};
+  }
 
   std::unique_ptr<GadgetTarget>
   createGadgetTarget(const MCInstrInfo &MII,

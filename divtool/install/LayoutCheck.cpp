@@ -1,0 +1,388 @@
+//===- LayoutCheck.cpp - Proving a rewritten golden master sound ----------===//
+
+#include "divtool/install/LayoutCheck.h"
+
+#include "analysis/Gadgets.h"
+#include "divtool/install/ProgramCode.h"
+#include "support/Diagnostics.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/Support/Endian.h"
+
+#include <map>
+
+using namespace llvm;
+
+namespace divcc {
+namespace {
+
+/// How many instructions from a label are compared, at most.
+constexpr unsigned ComparedInstructions = 4;
+
+std::string hex(uint64_t V) { return "0x" + utohexstr(V, /*LowerCase=*/true); }
+
+/// "F+0x10", "F", or the address alone outside any function.
+std::string place(const ProgramCode &P, uint64_t Address) {
+  std::optional<size_t> F = P.functionAt(Address);
+  if (!F)
+    return hex(Address);
+  const CodeFunction &Fn = P.functions()[*F];
+  return Address == Fn.Address ? Fn.Key
+                               : Fn.Key + "+" + hex(Address - Fn.Address);
+}
+
+/// Identifies a data reference in both programs: slots and symbols stay
+/// where they were when code moves. The unwind tables are rewritten with
+/// the code: theirs pair with nothing.
+std::optional<std::string> pairingKey(const CodeReference &R) {
+  if (R.Kind == ReferenceKind::FrameStart || R.Kind == ReferenceKind::LandingPad)
+    return std::nullopt;
+  return std::string(describe(R.Kind)) + "/" + std::to_string(R.Site) + "/" +
+         R.Symbol;
+}
+
+bool isCodeKind(ReferenceKind K) {
+  return K == ReferenceKind::Jump || K == ReferenceKind::Call ||
+         K == ReferenceKind::CodeOperand;
+}
+
+class Checker {
+public:
+  Checker(const ProgramCode &Golden, const ProgramCode &Output,
+          const Disassembler &D)
+      : G(Golden), O(Output), D(D) {}
+
+  /// What is wrong with \p R, a reference of the output, or nothing.
+  std::optional<std::string> problem(const CodeReference &R,
+                                     const CodeReference *InGolden);
+  /// Where the output should refer for what the golden master reached at
+  /// \p GoldenTarget, if that is one place.
+  std::optional<uint64_t> translate(uint64_t GoldenTarget);
+
+  std::string site(const CodeReference &R) const {
+    std::string S = std::string(describe(R.Kind));
+    if (R.Kind == ReferenceKind::DynamicSymbol)
+      return S + " '" + R.Symbol + "'";
+    if (R.Kind == ReferenceKind::EntryPoint)
+      return S;
+    S += " at " + hex(R.Site);
+    if (R.Function)
+      S += " in " + O.functions()[*R.Function].Key;
+    return S;
+  }
+
+private:
+  bool sameCode(uint64_t GoldenAt, uint64_t OutputAt);
+  /// Whether the golden master enters function \p To other than at its
+  /// start from function \p From.
+  bool goldenEntersMiddle(StringRef From, StringRef To);
+
+  const ProgramCode &G, &O;
+  const Disassembler &D;
+  std::optional<StringSet<>> MiddleEntries; // "From\0To", computed once
+};
+
+bool Checker::sameCode(uint64_t GoldenAt, uint64_t OutputAt) {
+  std::optional<size_t> GF = G.functionAt(GoldenAt), OF = O.functionAt(OutputAt);
+  if (!GF || !OF)
+    return false;
+  ArrayRef<uint8_t> GB = G.bytesAt(GoldenAt, G.functions()[*GF].end() - GoldenAt);
+  ArrayRef<uint8_t> OB = O.bytesAt(OutputAt, O.functions()[*OF].end() - OutputAt);
+  for (unsigned N = 0; N < ComparedInstructions; ++N) {
+    MCInst A, B;
+    unsigned SA = D.decode(GB, GoldenAt, A), SB = D.decode(OB, OutputAt, B);
+    if (!SA || !SB)
+      return false;
+    bool TA = D.transfersControl(A), TB = D.transfersControl(B);
+    // A branch may be encoded anew (another size) where its target moved.
+    if (TA || TB)
+      return TA && TB && (A.getOpcode() == B.getOpcode() ||
+                          D.directBranch(A, GoldenAt, SA).has_value() ==
+                              D.directBranch(B, OutputAt, SB).has_value());
+    if (!D.sameExceptDisplacements(A, B))
+      return false;
+    GB = GB.drop_front(SA);
+    OB = OB.drop_front(SB);
+    GoldenAt += SA;
+    OutputAt += SB;
+  }
+  return true;
+}
+
+bool Checker::goldenEntersMiddle(StringRef From, StringRef To) {
+  if (!MiddleEntries) {
+    MiddleEntries.emplace();
+    for (const CodeReference &R : G.codeReferences(D)) {
+      std::optional<size_t> T = G.functionAt(R.Target);
+      if (R.Function && T && *T != *R.Function &&
+          R.Target != G.functions()[*T].Address)
+        MiddleEntries->insert(G.functions()[*R.Function].Key + '\0' +
+                              G.functions()[*T].Key);
+    }
+  }
+  return MiddleEntries->contains((From + Twine('\0') + To).str());
+}
+
+std::optional<std::string> Checker::problem(const CodeReference &R,
+                                            const CodeReference *InGolden) {
+  uint64_t T = R.Target;
+  if (O.inLinkerCode(T))
+    return std::nullopt;
+  std::optional<size_t> F = O.functionAt(T);
+  // BOLT keeps the unwind entries of the code it left behind: never
+  // consulted, since nothing runs there. Their landing pads are as dead.
+  bool DeadFrame = (R.Kind == ReferenceKind::FrameStart ||
+                    R.Kind == ReferenceKind::LandingPad) &&
+                   !O.functionAt(R.Site);
+  if (DeadFrame)
+    return std::nullopt;
+  if (!F) {
+    std::string What = "reaches " + hex(T) + ", in no function of the install";
+    if (G.functionAt(T))
+      What += " (the golden master's " + place(G, T) +
+              ", code the rewrite left behind)";
+    return What;
+  }
+  const CodeFunction &Fn = O.functions()[*F];
+  bool AtStart = T == Fn.Address;
+  if (!AtStart && !O.isBoundary(*F, T, D))
+    return "reaches " + place(O, T) + ", inside an instruction";
+  if (isCodeKind(R.Kind)) {
+    if (AtStart || (R.Function && *R.Function == *F))
+      return std::nullopt;
+    StringRef From = R.Function ? StringRef(O.functions()[*R.Function].Key) : "";
+    if (goldenEntersMiddle(From, Fn.Key))
+      return std::nullopt;
+    return "enters " + place(O, T) + " other than at its start";
+  }
+  if (R.Kind == ReferenceKind::LandingPad) {
+    if (R.Function && *R.Function == *F)
+      return std::nullopt;
+    return "reaches " + place(O, T) + ", outside the function it belongs to";
+  }
+  if (!InGolden)
+    return std::nullopt;
+  uint64_t GT = InGolden->Target;
+  std::optional<size_t> GF = G.functionAt(GT);
+  if (!GF) {
+    // Linker-made code in the golden master (a PLT stub) stays put.
+    return GT == T ? std::nullopt
+                   : std::optional<std::string>(
+                         "reaches " + place(O, T) +
+                         "; the golden master's reaches " + hex(GT));
+  }
+  const CodeFunction &GFn = G.functions()[*GF];
+  if (GFn.Key != Fn.Key || (GT == GFn.Address) != AtStart ||
+      (!AtStart && !sameCode(GT, T)))
+    return "reaches " + place(O, T) + ", not the golden master's " +
+           place(G, GT);
+  return std::nullopt;
+}
+
+std::optional<uint64_t> Checker::translate(uint64_t GoldenTarget) {
+  std::optional<size_t> GF = G.functionAt(GoldenTarget);
+  if (!GF)
+    return std::nullopt;
+  const CodeFunction &GFn = G.functions()[*GF];
+  const CodeFunction *New = O.function(GFn.Key);
+  if (!New)
+    return std::nullopt;
+  if (GoldenTarget == GFn.Address)
+    return New->Address;
+  std::optional<size_t> NF = O.functionAt(New->Address);
+  std::optional<uint64_t> Found;
+  for (uint64_t At : O.boundaries(*NF, D)) {
+    if (!sameCode(GoldenTarget, At))
+      continue;
+    if (Found)
+      return std::nullopt; // two candidates: not one place
+    Found = At;
+  }
+  return Found;
+}
+
+/// Patches the direct branch of \p Size bytes at \p Address in \p Output
+/// (whose file bytes are \p Bytes) to reach \p NewTarget, proved by
+/// decoding it again; false if no field of it could be.
+bool retargetBranch(MutableArrayRef<uint8_t> Bytes, uint64_t Address,
+                    unsigned Size, uint64_t OldTarget, uint64_t NewTarget,
+                    const Disassembler &D) {
+  MCInst Before;
+  if (D.decode(Bytes, Address, Before) != Size)
+    return false;
+  std::vector<uint8_t> Saved(Bytes.begin(), Bytes.begin() + Size);
+  auto Proved = [&] {
+    MCInst After;
+    if (D.decode(Bytes, Address, After) != Size)
+      return false;
+    std::optional<Disassembler::DirectBranch> B =
+        D.directBranch(After, Address, Size);
+    return B && B->Target == NewTarget &&
+           D.sameExceptDisplacements(Before, After);
+  };
+  auto Restore = [&] { llvm::copy(Saved, Bytes.begin()); };
+  // A 32-bit displacement from the next instruction (x86-64).
+  int64_t OldRel = int64_t(OldTarget - (Address + Size));
+  int64_t NewRel = int64_t(NewTarget - (Address + Size));
+  if (NewRel == int64_t(int32_t(NewRel)) && OldRel == int64_t(int32_t(OldRel)))
+    for (unsigned At = 0; At + 4 <= Size; ++At) {
+      if (int32_t(support::endian::read32le(&Bytes[At])) != int32_t(OldRel))
+        continue;
+      support::endian::write32le(&Bytes[At], uint32_t(int32_t(NewRel)));
+      if (Proved())
+        return true;
+      Restore();
+    }
+  // A 26-bit word offset from the instruction (AArch64's B and BL).
+  int64_t Words = (int64_t(NewTarget) - int64_t(Address)) / 4;
+  if (Size == 4 && Words >= -(1 << 25) && Words < (1 << 25)) {
+    uint32_t Insn = support::endian::read32le(&Bytes[0]);
+    support::endian::write32le(&Bytes[0],
+                               (Insn & ~0x3ffffffu) | (uint32_t(Words) & 0x3ffffff));
+    if (Proved())
+      return true;
+    Restore();
+  }
+  return false;
+}
+
+/// Checks once; with \p Repairs, patches what it can in \p Output as it
+/// goes and lists what it did. Returns the violations left.
+Expected<std::vector<LayoutViolation>>
+checkOnce(const ProgramCode &G, ArrayRef<uint8_t> GoldenBytes,
+          MutableArrayRef<uint8_t> Output, const Disassembler &D,
+          std::vector<std::string> *Repairs, uint64_t &Checked) {
+  Expected<ProgramCode> O = ProgramCode::read(Output);
+  if (!O)
+    return makeError("cannot read the rewritten program: " +
+                     toString(O.takeError()));
+  Checker C(G, *O, D);
+  std::vector<LayoutViolation> Violations;
+  Checked = 0;
+
+  Expected<std::vector<CodeReference>> GoldenData = G.dataReferences();
+  if (!GoldenData)
+    return makeError("cannot read the golden master: " +
+                     toString(GoldenData.takeError()));
+  std::map<std::string, const CodeReference *> Paired;
+  for (const CodeReference &R : *GoldenData)
+    if (std::optional<std::string> Key = pairingKey(R))
+      Paired.emplace(std::move(*Key), &R);
+  Expected<std::vector<CodeReference>> Data = O->dataReferences();
+  if (!Data)
+    return makeError("cannot read the rewritten program: " +
+                     toString(Data.takeError()));
+
+  for (const CodeReference &R : *Data) {
+    ++Checked;
+    const CodeReference *InGolden = nullptr;
+    if (std::optional<std::string> Key = pairingKey(R))
+      if (auto It = Paired.find(*Key); It != Paired.end())
+        InGolden = It->second;
+    std::optional<std::string> Problem = C.problem(R, InGolden);
+    if (!Problem)
+      continue;
+    // A base-relative relocation says where in its addend: patched to
+    // where the golden master's pointed, translated.
+    if (Repairs && InGolden && R.Kind == ReferenceKind::DynamicRelocation &&
+        R.FileOffset) {
+      ArrayRef<uint8_t> Entry = Output.slice(R.FileOffset, 24);
+      if (int64_t(support::endian::read64le(&Entry[16])) == int64_t(R.Target))
+        if (std::optional<uint64_t> New = C.translate(InGolden->Target)) {
+          support::endian::write64le(&Output[R.FileOffset + 16], *New);
+          if (std::optional<uint64_t> Slot = O->fileOffsetOf(R.Site);
+              Slot && *Slot + 8 <= Output.size() &&
+              support::endian::read64le(&Output[*Slot]) == R.Target)
+            support::endian::write64le(&Output[*Slot], *New);
+          Repairs->push_back(C.site(R) + ": " + hex(R.Target) + " -> " +
+                             place(*O, *New));
+          continue;
+        }
+    }
+    Violations.push_back({C.site(R), *Problem});
+  }
+
+  // Exceptions unwind through every function that could in the golden
+  // master: each that had an unwind entry at its start has one in the
+  // install.
+  DenseSet<uint64_t> Frames;
+  for (const CodeReference &R : *Data)
+    if (R.Kind == ReferenceKind::FrameStart)
+      Frames.insert(R.Target);
+  for (const CodeReference &R : *GoldenData) {
+    std::optional<size_t> GF = G.functionAt(R.Target);
+    if (R.Kind != ReferenceKind::FrameStart || !GF ||
+        G.functions()[*GF].Address != R.Target)
+      continue;
+    const CodeFunction *Now = O->function(G.functions()[*GF].Key);
+    ++Checked;
+    if (Now && !Frames.contains(Now->Address))
+      Violations.push_back({"function " + Now->Key,
+                            "has no unwind table entry (FDE) in the install: "
+                            "an exception through it would not unwind"});
+  }
+
+  for (const CodeReference &R : O->codeReferences(D)) {
+    ++Checked;
+    std::optional<std::string> Problem = C.problem(R, nullptr);
+    if (!Problem)
+      continue;
+    // An instruction the rewrite left where it was: the golden master's
+    // own, at the same address, says which function it meant.
+    if (Repairs && R.Kind != ReferenceKind::CodeOperand) {
+      MCInst GI;
+      ArrayRef<uint8_t> GB = G.bytesAt(R.Site, R.Size);
+      std::optional<uint64_t> GoldenTarget;
+      if (GB.size() == R.Size && D.decode(GB, R.Site, GI) == R.Size)
+        if (auto B = D.directBranch(GI, R.Site, R.Size); B && B->Target == R.Target)
+          GoldenTarget = B->Target;
+      std::optional<uint64_t> New =
+          GoldenTarget ? C.translate(*GoldenTarget) : std::nullopt;
+      std::optional<uint64_t> At = O->fileOffsetOf(R.Site);
+      if (New && At && *At + R.Size <= Output.size() &&
+          retargetBranch(Output.slice(*At, R.Size), R.Site, R.Size, R.Target,
+                         *New, D)) {
+        Repairs->push_back(C.site(R) + ": " + hex(R.Target) + " -> " +
+                           place(*O, *New));
+        continue;
+      }
+    }
+    Violations.push_back({C.site(R), *Problem});
+  }
+  return Violations;
+}
+
+} // namespace
+
+Expected<LayoutCheckResult> checkLayout(ArrayRef<uint8_t> Golden,
+                                        MutableArrayRef<uint8_t> Output,
+                                        bool Repair) {
+  Expected<ProgramCode> G = ProgramCode::read(Golden);
+  if (!G)
+    return makeError("cannot read the golden master: " +
+                     toString(G.takeError()));
+  Expected<std::unique_ptr<Disassembler>> D = Disassembler::create(G->arch());
+  if (!D)
+    return D.takeError();
+  LayoutCheckResult Result;
+  std::vector<std::string> Repairs;
+  Expected<std::vector<LayoutViolation>> V =
+      checkOnce(*G, Golden, Output, **D, Repair ? &Repairs : nullptr,
+                Result.References);
+  if (!V)
+    return V.takeError();
+  // What was patched is proved by a check of the patched program.
+  if (!Repairs.empty()) {
+    V = checkOnce(*G, Golden, Output, **D, nullptr, Result.References);
+    if (!V)
+      return V.takeError();
+  }
+  Result.Repairs = std::move(Repairs);
+  Result.Violations = std::move(*V);
+  return Result;
+}
+
+} // namespace divcc
