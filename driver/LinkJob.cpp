@@ -38,6 +38,10 @@ using namespace clang::driver;
 
 namespace divcc {
 
+/// The names of the temporary objects divcc adds to a link.
+static constexpr StringLiteral OffsetObjectPrefix = "divcc-offset";
+static constexpr StringLiteral GoldenObjectPrefix = "divcc-golden";
+
 static RandomStream linkStream(const Config &Cfg, Transformation T) {
   return RandomStream(*Cfg.Key, {transformationName(T), "", ""});
 }
@@ -200,7 +204,7 @@ static Error padStartFiles(Compilation &C, const Config &Cfg) {
   const llvm::Triple &T = C.getDefaultToolChain().getTriple();
 
   const Driver &D = C.getDriver();
-  std::string Obj = D.GetTemporaryPath("divcc-offset", "o");
+  std::string Obj = D.GetTemporaryPath(OffsetObjectPrefix, "o");
   if (C.getArgs().hasArg(options::OPT__HASH_HASH_HASH)) {
     // Commands are only printed: leave no file behind.
     sys::fs::remove(Obj);
@@ -247,7 +251,7 @@ static Error makeGoldenMaster(Compilation &C, const Config &Cfg) {
   std::string Obj;
   if (Cfg.GoldenSlack > 0) {
     const llvm::Triple &T = C.getDefaultToolChain().getTriple();
-    Obj = C.getDriver().GetTemporaryPath("divcc-golden", "o");
+    Obj = C.getDriver().GetTemporaryPath(GoldenObjectPrefix, "o");
     if (C.getArgs().hasArg(options::OPT__HASH_HASH_HASH)) {
       sys::fs::remove(Obj);
     } else {
@@ -300,6 +304,17 @@ void linkForeignTargetsWithLld(Compilation &C) {
              << " with ld.lld: the host's ld cannot, and there is no "
              << Target.str() << "-ld\n";
   }
+}
+
+bool isOwnLinkObject(StringRef Arg) {
+  StringRef Name = sys::path::filename(Arg);
+  if (!Name.consume_back(".o") ||
+      !(Name.consume_front(OffsetObjectPrefix) ||
+        Name.consume_front(GoldenObjectPrefix)) ||
+      !Name.consume_front("-"))
+    return false;
+  // GetTemporaryPath's unique part: six hexadecimal digits.
+  return Name.size() == 6 && llvm::all_of(Name, isHexDigit);
 }
 
 Error diversifyLinkJobs(Compilation &C, const Config &Cfg) {

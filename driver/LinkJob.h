@@ -34,6 +34,14 @@ struct Config;
 /// Fails (before anything runs) if they cannot be applied as asked.
 llvm::Error diversifyLinkJobs(clang::driver::Compilation &C, const Config &Cfg);
 
+/// Whether \p Arg names an object divcc made for one link of its own (the
+/// start files' padding, a golden master's slack: temporary files it
+/// removes after the link). libtool learns a C++ compiler's implicit link
+/// objects from its -v output and passes them by name to every later link,
+/// long after divcc removed them: such an argument is dropped, since each
+/// link gets fresh ones of its own.
+bool isOwnLinkObject(llvm::StringRef Arg);
+
 /// Links for a foreign target (--target=aarch64-linux-gnu on x86-64) with
 /// lld when clang would run the host's ld, which cannot (binutils for the
 /// target, TRIPLE-ld, can, and so can a linker named with -fuse-ld).

@@ -19,6 +19,7 @@
 
 #include "driver/Options.h"
 
+#include "driver/LinkJob.h"
 #include "random/SeedFile.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -467,6 +468,8 @@ Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args,
         return E;
       continue;
     }
+    if (isOwnLinkObject(A))
+      continue;
     if (A == "--help" || A == "-help")
       S.Result.Help = true;
     else if (A == "--version")

@@ -76,6 +76,16 @@ public:
 
 private:
   bool sameCode(uint64_t GoldenAt, uint64_t OutputAt);
+  /// Whether instructions \p A, at \p AAt in the golden master, and \p B,
+  /// at \p BAt in the output, do the same: equal but for displacements,
+  /// or both branches of a kind (re-encoded where their targets moved).
+  bool sameInstruction(const MCInst &A, uint64_t AAt, unsigned ASize,
+                       const MCInst &B, uint64_t BAt, unsigned BSize) const;
+  /// The golden master's function \p GF's instructions paired one by one
+  /// with those of the output's \p NF, if both have the same instructions
+  /// in the same order (a function BOLT moves whole, re-encoding some
+  /// branches): golden address -> output address. Empty if they differ.
+  const DenseMap<uint64_t, uint64_t> &alignment(size_t GF, size_t NF);
   /// Whether the golden master enters function \p To other than at its
   /// start from function \p From.
   bool goldenEntersMiddle(StringRef From, StringRef To);
@@ -83,7 +93,19 @@ private:
   const ProgramCode &G, &O;
   const Disassembler &D;
   std::optional<StringSet<>> MiddleEntries; // "From\0To", computed once
+  std::map<std::pair<size_t, size_t>, DenseMap<uint64_t, uint64_t>> Alignments;
 };
+
+bool Checker::sameInstruction(const MCInst &A, uint64_t AAt, unsigned ASize,
+                              const MCInst &B, uint64_t BAt,
+                              unsigned BSize) const {
+  bool TA = D.transfersControl(A), TB = D.transfersControl(B);
+  if (TA || TB)
+    return TA && TB && (A.getOpcode() == B.getOpcode() ||
+                        D.directBranch(A, AAt, ASize).has_value() ==
+                            D.directBranch(B, BAt, BSize).has_value());
+  return D.sameExceptDisplacements(A, B);
+}
 
 bool Checker::sameCode(uint64_t GoldenAt, uint64_t OutputAt) {
   std::optional<size_t> GF = G.functionAt(GoldenAt), OF = O.functionAt(OutputAt);
@@ -94,22 +116,41 @@ bool Checker::sameCode(uint64_t GoldenAt, uint64_t OutputAt) {
   for (unsigned N = 0; N < ComparedInstructions; ++N) {
     MCInst A, B;
     unsigned SA = D.decode(GB, GoldenAt, A), SB = D.decode(OB, OutputAt, B);
-    if (!SA || !SB)
+    if (!SA || !SB || !sameInstruction(A, GoldenAt, SA, B, OutputAt, SB))
       return false;
-    bool TA = D.transfersControl(A), TB = D.transfersControl(B);
-    // A branch may be encoded anew (another size) where its target moved.
-    if (TA || TB)
-      return TA && TB && (A.getOpcode() == B.getOpcode() ||
-                          D.directBranch(A, GoldenAt, SA).has_value() ==
-                              D.directBranch(B, OutputAt, SB).has_value());
-    if (!D.sameExceptDisplacements(A, B))
-      return false;
+    // What follows a branch may be laid out elsewhere.
+    if (D.transfersControl(A))
+      return true;
     GB = GB.drop_front(SA);
     OB = OB.drop_front(SB);
     GoldenAt += SA;
     OutputAt += SB;
   }
   return true;
+}
+
+const DenseMap<uint64_t, uint64_t> &Checker::alignment(size_t GF, size_t NF) {
+  auto [It, New] = Alignments.try_emplace({GF, NF});
+  DenseMap<uint64_t, uint64_t> &Map = It->second;
+  if (!New)
+    return Map;
+  const std::vector<uint64_t> &GB = G.boundaries(GF, D), &OB = O.boundaries(NF, D);
+  if (GB.size() != OB.size())
+    return Map;
+  const CodeFunction &GFn = G.functions()[GF], &OFn = O.functions()[NF];
+  for (size_t I = 0; I < GB.size(); ++I) {
+    uint64_t GEnd = I + 1 < GB.size() ? GB[I + 1] : GFn.end();
+    uint64_t OEnd = I + 1 < OB.size() ? OB[I + 1] : OFn.end();
+    MCInst A, B;
+    unsigned SA = D.decode(G.bytesAt(GB[I], GEnd - GB[I]), GB[I], A);
+    unsigned SB = D.decode(O.bytesAt(OB[I], OEnd - OB[I]), OB[I], B);
+    if (!SA || !SB || !sameInstruction(A, GB[I], SA, B, OB[I], SB)) {
+      Map.clear();
+      return Map;
+    }
+    Map[GB[I]] = OB[I];
+  }
+  return Map;
 }
 
 bool Checker::goldenEntersMiddle(StringRef From, StringRef To) {
@@ -193,6 +234,11 @@ std::optional<uint64_t> Checker::translate(uint64_t GoldenTarget) {
   if (GoldenTarget == GFn.Address)
     return New->Address;
   std::optional<size_t> NF = O.functionAt(New->Address);
+  // A function moved whole: its instructions pair up one by one.
+  if (auto Aligned = alignment(*GF, *NF).find(GoldenTarget);
+      Aligned != alignment(*GF, *NF).end())
+    return Aligned->second;
+  // Blocks laid out anew: the one place with the same instructions.
   std::optional<uint64_t> Found;
   for (uint64_t At : O.boundaries(*NF, D)) {
     if (!sameCode(GoldenTarget, At))

@@ -39,6 +39,7 @@ struct RerandomizeCommandLine {
   std::string Output;
   std::string Check;
   std::string Registry;
+  bool Verbose = false;
   InstallOptions Options;
 };
 
@@ -147,8 +148,9 @@ int runRerandomizeCommand(const RerandomizeCommandLine &C,
   for (const FunctionLeftInPlace &F : R->LeftInPlace)
     errs() << "divtool rerandomize: left in place: " << F.Name << ": "
            << F.Reason << "\n";
-  for (const std::string &Repair : R->Repairs)
-    errs() << "divtool rerandomize: repaired " << Repair << "\n";
+  if (C.Verbose)
+    for (const std::string &Repair : R->Repairs)
+      errs() << "divtool rerandomize: repaired " << Repair << "\n";
   if (!R->WorkDir.empty())
     errs() << "divtool rerandomize: working directory kept in '" << R->WorkDir
            << "'\n";
@@ -190,6 +192,8 @@ void addRerandomizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   Command->add_flag("--blocks", C->Options.Blocks,
                     "Also lay out each function's blocks anew (a random "
                     "profile for BOLT; costs about 1% more instructions)");
+  Command->add_flag("-v,--verbose", C->Verbose,
+                    "List each reference the soundness check repaired");
   Command->add_option("--bolt", C->Options.Bolt,
                       "The llvm-bolt program (default: llvm-bolt-19)");
   addKeepFlag(*Command, C->Options.Keep,
@@ -203,14 +207,20 @@ void addRerandomizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "Every function of GOLDEN moves, in an order drawn from the stream of "
       "(secret, GOLDEN's SHA-256, ID), into the space of GOLDEN's own .text "
       "where it fits; the original code left behind becomes traps. A "
-      "function BOLT cannot move stays where it was and is named on stderr. "
-      "The same GOLDEN, secret and ID give the same bytes; the build id is a "
+      "function BOLT cannot move stays where it was and is named on stderr, "
+      "with BOLT's reason. Before anything is written, every code address "
+      "the install can use (branches, calls, data relocations, exported "
+      "symbols, unwind tables) is checked against the install's functions "
+      "and GOLDEN; a stale reference is repaired where GOLDEN says what it "
+      "meant, and an install that still fails is refused with each "
+      "reference named (exit status 1, nothing written). The same GOLDEN, secret and ID give the same bytes; the build id is a "
       "digest of them. Prints the SHA-256 and name of OUT. --check INSTALLED "
       "lays out again in a private directory and compares. With --registry, "
       "the install is a row of the population registry (as ID@ and 12 hex "
       "digits of GOLDEN's code SHA-256), which divtool verify, identify and "
       "symbolize read."
-      "\n\nExit status: 0 on success, 1 on bad input or a failed rewrite, 2 "
+      "\n\nExit status: 0 on success, 1 on bad input, a failed or unsound "
+      "rewrite, 2 "
       "on a usage error, 3 if --check finds another layout.");
   runWhenChosen(*Command, Run, C, runRerandomizeCommand);
 }
