@@ -142,34 +142,40 @@ class Apt:
                 versions.append((parts[1], parts[2]))
         return versions
 
-    def fetch(self, name, dest, log):
+    def fetch(self, name, dest, log, version=None):
         """apt-get source NAME into dest; where the newest version's files are
         missing (the security archive lists sources it does not serve), each
-        older version in turn, pinned NAME=VERSION. Returns (version, dir)."""
+        older version in turn, pinned NAME=VERSION; only VERSION if given.
+        Returns (version, dir)."""
         dest.mkdir(parents=True, exist_ok=True)
         versions = self.source_versions(name)
         if not versions:
             raise RuntimeError(f"no source package '{name}' in {RELEASE}'s deb-src lists")
         where = {}
-        for version, suite in versions:
-            where.setdefault(version, suite)
+        for listed, suite in versions:
+            where.setdefault(listed, suite)
         order = sorted(where, key=functools.cmp_to_key(compare_versions), reverse=True)
+        if version is not None:
+            if version not in where:
+                raise RuntimeError(f"no version {version} of source package '{name}' in "
+                                   f"{RELEASE}'s deb-src lists (they have {', '.join(order)})")
+            order = [version]
         # apt-get's own choice (the newest) first, then each older one pinned.
         tried = []
-        for k, version in enumerate(order):
-            spec = name if k == 0 else f"{name}={version}"
+        for k, candidate in enumerate(order):
+            spec = name if k == 0 and version is None else f"{name}={candidate}"
             rc, _ = self.run("apt-get", ["source", "-q", spec], cwd=dest, log=log, timeout=900)
             if rc == 0:
                 dirs = [d for d in dest.iterdir() if d.is_dir()]
                 if len(dirs) != 1:
                     raise RuntimeError(f"apt-get source {spec} left {len(dirs)} folders in {dest}")
                 dsc = list(dest.glob("*.dsc"))
-                got = version
+                got = candidate
                 if dsc:
                     m = re.search(r"^Version:\s*(\S+)", dsc[0].read_text(), re.M)
-                    got = m.group(1) if m else version
+                    got = m.group(1) if m else candidate
                 return got, dirs[0]
-            tried.append(f"{spec} ({version}, {where[version]})")
+            tried.append(f"{spec} ({candidate}, {where[candidate]})")
             for f in dest.iterdir():  # partial downloads of that version
                 if f.is_dir():
                     shutil.rmtree(f)

@@ -102,6 +102,32 @@ class Package:
     def stem(self):
         return f"{self.npm}-{self.version}"
 
+    @property
+    def identity(self):
+        return self.integrity
+
+
+@dataclass
+class DebianSource:
+    """A Debian 12 source package at one version, fetched with `apt-get
+    source NAME=VERSION` through a private APT configuration
+    (divtest/apt.py), which checks its files against the archive's signed
+    lists."""
+    name: str
+    version: str
+
+    @property
+    def spec(self):
+        return f"{self.name}={self.version}"
+
+    @property
+    def stem(self):
+        return f"{self.name}-{self.version}"
+
+    @property
+    def identity(self):
+        return self.spec
+
 
 # --------------------------------------------------------------------------
 # Targets
@@ -425,6 +451,30 @@ class Project:
             raise BuildError(f"{Path(str(cmd[0])).name} {what}: {_first_error(log)}", log)
 
 
+def _same_output(out, ref, log):
+    """(passed, detail): whether the file out equals the reference build's
+    ref byte for byte (passed if there is no reference build); the first
+    differences go to log."""
+    if ref is None:
+        return True, ""
+    if not ref.exists():
+        return False, f"no reference output {ref}"
+    got, want = out.read_bytes(), ref.read_bytes()
+    if got == want:
+        return True, ""
+    gl, wl = got.splitlines(), want.splitlines()
+    n = next((i for i, (a, b) in enumerate(zip(gl, wl)) if a != b), min(len(gl), len(wl)))
+    show = lambda ls: ls[n].decode(errors="replace")[:100] if n < len(ls) else "<end>"
+    with open(log, "a") as f:
+        f.write(f"output differs from {ref} at line {n + 1}; the first differences:\n")
+        diff = difflib.unified_diff([l.decode(errors="replace") for l in wl],
+                                    [l.decode(errors="replace") for l in gl],
+                                    str(ref), str(out), lineterm="")
+        f.writelines(line[:300] + "\n" for line, _ in zip(diff, range(80)))
+    return False, (f"output differs from the reference build's at line {n + 1}: "
+                   f"{show(gl)!r} instead of {show(wl)!r}")
+
+
 def _verdict(code, log, pattern=None):
     if code == 0:
         return True, ""
@@ -671,25 +721,7 @@ class SQLite(Project):
                     stdin=SQLITE_WORKLOAD, stdout=out)
         if code != 0:
             return _verdict(code, log)
-        if reference is None:
-            return True, ""
-        ref = self.workload_output(reference)
-        if not ref.exists():
-            return False, f"no reference output {ref}"
-        got, want = out.read_bytes(), ref.read_bytes()
-        if got == want:
-            return True, ""
-        gl, wl = got.splitlines(), want.splitlines()
-        n = next((i for i, (a, b) in enumerate(zip(gl, wl)) if a != b), min(len(gl), len(wl)))
-        show = lambda ls: ls[n].decode(errors="replace")[:100] if n < len(ls) else "<end>"
-        with open(log, "a") as f:
-            f.write(f"output differs from {ref} at line {n + 1}; the first differences:\n")
-            diff = difflib.unified_diff([l.decode(errors="replace") for l in wl],
-                                        [l.decode(errors="replace") for l in gl],
-                                        str(ref), str(out), lineterm="")
-            f.writelines(line[:300] + "\n" for line, _ in zip(diff, range(80)))
-        return False, (f"output differs from the reference build's at line {n + 1}: "
-                       f"{show(gl)!r} instead of {show(wl)!r}")
+        return _same_output(out, reference and self.workload_output(reference), log)
 
     def artifacts(self, bdir, target):
         return {"sqlite3": bdir / "sqlite3"}
@@ -793,6 +825,65 @@ def _parallel_commands(cmds, cwd, env, log, jobs):
         raise BuildError(failed, log)
 
 
+class Lua(Project):
+    """Lua 5.4's interpreter as Debian's source package builds it: a libtool
+    made by autoreconf from debian/configure.ac, then the Makefile's
+    linux-noreadline target (liblua.so and liblua-c++.so, and the lua and
+    luac programs linked with the library statically and -Wl,-E, so that C
+    modules call the interpreter's API). Its dispatch loop (lvm.c, with
+    ljumptab.h) is a computed goto. Debian ships no test suite: the test is
+    tests/real-world/lua-workload.lua, which also loads a C module
+    (lua-module.c, a shared library built by the same compiler, loaded by
+    dlopen) that calls back into the interpreter."""
+    WORKLOAD = HERE / "lua-workload.lua"
+    MODULE = HERE / "lua-module.c"
+
+    def sources(self, unpacked):
+        found = sorted(p for p in unpacked.glob("lua5.4-*") if p.is_dir())
+        if len(found) != 1:
+            raise FetchError(f"expected one lua5.4-* folder in {unpacked}")
+        return found[0]
+
+    def build(self, src, bdir, env, jobs, log, target):
+        libtool = src / "debian" / "libtool"
+        libtool.mkdir(exist_ok=True)
+        shutil.copy2(src / "debian" / "configure.ac", libtool)
+        self._check(["autoreconf", "-f", "-i"], libtool,
+                    dict(env, LIBTOOLIZE="libtoolize -i"), log)
+        self._check(["./configure", f"CC={env['CC']}", f"CXX={env['CXX']}"], libtool, env,
+                    log)
+        # What debian/rules writes before the build.
+        (src / "src" / "lua5.4-deb-multiarch.h").write_text(
+            "#ifndef _LUA_DEB_MULTIARCH_\n#define _LUA_DEB_MULTIARCH_\n"
+            "#define DEB_HOST_MULTIARCH \"x86_64-linux-gnu\"\n#endif\n")
+        self._make(["linux-noreadline", f"LIBTOOL={libtool / 'libtool'}",
+                    f"CC={env['CC']} -std=gnu99", f"CXX={env['CXX']}",
+                    f"MYCFLAGS={env['CFLAGS']}", f"MYCXXFLAGS={env['CFLAGS']}",
+                    "MYLDFLAGS="], src / "src", env, log, jobs)
+        self._check(shlex.split(env["CC"]) + shlex.split(env["CFLAGS"])
+                    + ["-fPIC", "-shared", f"-I{src / 'src'}", str(self.MODULE),
+                       "-o", str(bdir / "divccmod.so")], bdir, env, log)
+
+    def tests(self, bdir, full, target):
+        return ["workload"]
+
+    def workload_output(self, bdir):
+        return bdir / "workload.out"
+
+    def run_test(self, bdir, test, full, env, log, reference, target):
+        out = self.workload_output(bdir)
+        lua = self.artifacts(bdir, target)["lua"]
+        code = _run([lua, self.WORKLOAD], bdir, dict(env, LUA_CPATH=f"{bdir}/?.so",
+                                                    LUA_PATH=""),
+                    log, TEST_TIMEOUT, stdout=out)
+        if code != 0:
+            return _verdict(code, log)
+        return _same_output(out, reference and self.workload_output(reference), log)
+
+    def artifacts(self, bdir, target):
+        return {"lua": bdir / "src" / "src" / "lua", "module": bdir / "divccmod.so"}
+
+
 PROJECTS = {p.name: p for p in [
     LZ4("lz4", Package("lz4", "0.6.5", "sha512-KSZcJU49QZOlJSItaeIU3p8WoAvkTmD9fJqeahQXNu1iQ/kR0/mQLdbrK8JY9MY8f6AhJoMrihp1nu1xDbscSQ=="),
         "LZ4 1.9.2 (npm lz4): make lz4, then tests/Makefile's test-lz4-essentials targets, fuzzer and frametest",
@@ -813,6 +904,10 @@ PROJECTS = {p.name: p for p in [
     LevelDB("leveldb", Package("leveldown", "6.1.1", "sha512-88c+E+Eizn4CkQOBHwqlCJaTNEjGpaEIikn1S+cINc5E9HEvJ77bqY4JY/HxT5u0caWqsc3P3DcFIKBI1vHt+A=="),
             "LevelDB 1.20 + Snappy 1.1.4 (npm leveldown): every test program, db_test one test at a time",
             aliases=("leveldown",)),
+    Lua("lua", DebianSource("lua5.4", "5.4.4-3+deb12u1"),
+        "Lua 5.4.4 (Debian's lua5.4): its Makefile through libtool; lua runs lua-workload.lua "
+        "with a C module loaded by require; output equal to clang-19's build's",
+        aliases=("lua5.4",), needs_reference=True),
 ]}
 
 
@@ -829,9 +924,21 @@ def project(name):
     if name in PROJECTS:
         return PROJECTS[name]
     for p in PROJECTS.values():
-        if name in p.aliases or name == p.package.npm:
+        if name in p.aliases or name == getattr(p.package, "npm", None):
             return p
     raise KeyError(f"unknown project {name!r}: known are {', '.join(PROJECTS)}")
+
+
+def _fetch_debian_source(pkg, root, dest):
+    """apt-get source of pkg into dest, with the cache's own APT setup."""
+    from divtest.apt import Apt, AptError
+    apt = Apt(root / "apt")
+    log = root / "apt.log"
+    try:
+        apt.update(log)
+        apt.fetch(pkg.name, dest, log, version=pkg.version)
+    except (AptError, RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+        raise FetchError(f"apt-get source {pkg.spec}: {e}")
 
 
 def fetch(name):
@@ -839,20 +946,25 @@ def fetch(name):
     p = project(name)
     pkg = p.package
     with _cache_lock() as root:
-        tgz, fresh = _download(pkg, root / "tarballs")
+        fresh = False
+        if isinstance(pkg, Package):
+            tgz, fresh = _download(pkg, root / "tarballs")
         unpacked = root / "src" / pkg.stem
         marker = unpacked / ".unpacked"
-        if fresh or not marker.exists() or marker.read_text() != pkg.integrity:
+        if fresh or not marker.exists() or marker.read_text() != pkg.identity:
             shutil.rmtree(unpacked, ignore_errors=True)
             tmp = unpacked.with_name(unpacked.name + ".tmp")
             shutil.rmtree(tmp, ignore_errors=True)
-            _extract(tgz, tmp)
+            if isinstance(pkg, DebianSource):
+                _fetch_debian_source(pkg, root, tmp)
+            else:
+                _extract(tgz, tmp)
             for folder, pattern in p.nested.items():
                 found = sorted(tmp.glob(pattern))
                 if len(found) != 1:
                     raise FetchError(f"{pkg.spec}: expected one {pattern}, found {found}")
                 _extract(found[0], tmp / folder)
-            (tmp / ".unpacked").write_text(pkg.integrity)
+            (tmp / ".unpacked").write_text(pkg.identity)
             os.replace(tmp, unpacked)
         src = p.sources(unpacked)
         if not src.is_dir():

@@ -15,7 +15,7 @@ clang-19 and by divcc -fno-diversify, to tell divcc's faults from the
 project's; each failure prints one line and a command that repeats it.
 
 CI mode (the default): lz4, expat, secp256k1 and sqlite, 2 seeds.
---full: all six projects, 5 seeds, the longer test counts.
+--full: all seven projects (Lua too), 5 seeds, the longer test counts.
 
 --lto thin|full adds -flto=MODE -fuse-ld=lld to every build, the clang-19
 and -fno-diversify triage builds included: the projects' own build systems
@@ -55,7 +55,7 @@ from divtest.longrun import fmt_time, say
 
 # Rough cost of one build and test run under divcc, to start the longest
 # first.
-COST = {"leveldb": 6, "sqlite": 5, "secp256k1": 4, "xz": 3, "expat": 2, "lz4": 1}
+COST = {"leveldb": 6, "sqlite": 5, "secp256k1": 4, "xz": 3, "lua": 2, "expat": 2, "lz4": 1}
 
 DEFAULT_TARGET = "x86_64"  # this machine
 
