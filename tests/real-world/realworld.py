@@ -43,6 +43,7 @@ too.
 import argparse
 import concurrent.futures
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -50,7 +51,7 @@ import sys
 import threading
 import time
 
-from divtest import longrun, projects, tools
+from divtest import elf, longrun, projects, tools
 from divtest.longrun import fmt_time, say
 
 # Rough cost of one build and test run under divcc, to start the longest
@@ -125,6 +126,7 @@ class Runner:
             p = subprocess.run(cmd, capture_output=True, text=True)
             if p.returncode != 0:
                 raise RuntimeError(f"divtool rerandomize {rel}: {p.stderr.strip()}")
+            check_left_in_place(rel, p.stderr, goldens / rel, bdir / rel)
             summary = [line for line in p.stderr.splitlines() if "functions in a new order" in line]
             say(f"{tag}: {rel}: {summary[0].removeprefix('divtool rerandomize: ') if summary else ''}")
         if not rels:
@@ -354,6 +356,23 @@ class Runner:
         except KeyError as e:
             self.record(Failure(name, "tests", seed, self.args.transforms, str(e),
                                 self.repro(name, seed)))
+
+
+def check_left_in_place(rel, report, golden, install):
+    """The functions divtool rerandomize's report says it left in place
+    ("left in place: NAME: reason", NAME as BOLT names it, /N for a local
+    one) must be those BOLT's output keeps in the golden master's code: the
+    golden master's function symbols that are in its .bolt.org.* sections
+    (BOLT adds symbols of its own there too)."""
+    reported = sorted(re.sub(r"/\d+$", "", line.split(": ")[1])
+                      for line in report.splitlines()
+                      if line.startswith("divtool rerandomize: left in place: "))
+    functions = {name for _, name in elf.symbols(golden, "F")}
+    kept = sorted(name for section, name in elf.symbols(install, "F")
+                  if section.startswith(".bolt.org.") and name in functions)
+    if reported != kept:
+        raise RuntimeError(f"divtool rerandomize {rel}: the report lists {reported or 'none'} "
+                           f"left in place, BOLT's output keeps {kept or 'none'} in its old code")
 
 
 def golden_masters(root):
