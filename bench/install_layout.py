@@ -10,9 +10,14 @@ For each benchmark:
      there is), timed: the whole build, wall clock;
   3. --installs layouts of the golden master by divtool rerandomize, each
      timed (wall clock; the median is reported) and run on the workload;
-  4. with --instructions, cachegrind's instruction counts of the workload
-     (overhead.py's shorter counted run) for the golden master and each
-     install: their ratio is the run-time cost of the new layout, free of
+  4. with --instructions, cachegrind's counts of the workload (overhead.py's
+     shorter counted run) for the golden master and each install:
+     instructions, and estimated cycles from its cache and branch
+     simulation, cachegrind's classic estimate
+         cycles = Ir + 10 x (I1 + D1 misses + mispredicted branches)
+                     + 100 x LL misses
+     (valgrind's default geometry: the host's caches as cachegrind reads
+     them); their ratios are the run-time cost of the new layout, free of
      machine noise;
   5. with --survival, divtool audit --matrix over the golden master and
      the installs: absolute and relative survival golden -> install and
@@ -72,6 +77,12 @@ def rerandomize(key, install, golden, out, blocks):
     if p.returncode != 0:
         raise RuntimeError(f"rerandomize {golden}: {p.stderr}")
     return time.perf_counter() - started, p.stderr.strip()
+
+
+def estimated_cycles(c):
+    """cachegrind's classic cycle estimate from run_cachegrind's counts."""
+    return (c["instructions"] + 10 * (c["I1 misses"] + c["D1 misses"] + c["mispredicts"])
+            + 100 * c["LL misses"])
 
 
 def survival(golden, installs):
@@ -155,18 +166,22 @@ def main():
                    "golden": golden.stat().st_size / variant.stat().st_size,
                    "install": statistics.mean(p.stat().st_size for p in installs)
                    / variant.stat().st_size,
+                   "install/golden": max(p.stat().st_size for p in installs)
+                   / golden.stat().st_size,
                    "rerandomize": statistics.median(seconds),
                    "compile": compile_seconds}
             row["cheaper"] = row["compile"] / row["rerandomize"]
             if args.instructions:
                 builds = {("golden", 0): golden}
                 builds.update({("install", i): p for i, p in enumerate(installs)})
-                counts = count_instructions(bench, builds, data, work)
-                base = counts[("golden", 0)]["instructions"]
-                ratios = [counts[("install", i)]["instructions"] / base
-                          for i in range(len(installs))]
-                row["instructions mean"] = statistics.mean(ratios)
-                row["instructions worst"] = max(ratios)
+                counts = count_instructions(bench, builds, data, work, misses=True)
+                for what, measure in (("instructions", lambda c: c["instructions"]),
+                                      ("cycles", estimated_cycles)):
+                    base = measure(counts[("golden", 0)])
+                    ratios = [measure(counts[("install", i)]) / base
+                              for i in range(len(installs))]
+                    row[f"{what} mean"] = statistics.mean(ratios)
+                    row[f"{what} worst"] = max(ratios)
             if args.survival:
                 row.update(survival(golden, installs))
             rows.append(row)
@@ -174,16 +189,19 @@ def main():
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
-    columns = ["benchmark", "size", "golden", "install", "rerandomize", "compile", "cheaper"]
+    columns = ["benchmark", "size", "golden", "install", "install/golden", "rerandomize",
+               "compile", "cheaper"]
     if args.instructions:
-        columns += ["instructions mean", "instructions worst"]
+        columns += ["instructions mean", "instructions worst", "cycles mean", "cycles worst"]
     if args.survival:
         columns += [f"{pair} {kind} {stat}" for pair in ("golden->install", "install->install")
                     for kind in ("absolute", "relative") for stat in ("mean", "worst")]
     print(f"\n{args.installs} installs per golden master"
           f"{' with --blocks' if args.blocks else ''}; sizes relative to the "
-          "compile-time variant's file; times in seconds (wall clock); survival "
-          "in % of the attacker's binary's gadgets\n")
+          "compile-time variant's file (install/golden: the largest install's); "
+          "times in seconds (wall clock); instructions and estimated cycles of "
+          "each install over the golden master's; survival in % of the "
+          "attacker's binary's gadgets\n")
     print("| " + " | ".join(columns) + " |")
     print("| " + " | ".join("---" for _ in columns) + " |")
     for r in rows:
