@@ -96,6 +96,8 @@ public:
   std::optional<DirectBranch> directJump(const llvm::MCInst &I,
                                          uint64_t Address,
                                          unsigned Size) const;
+  /// Whether \p I is a no-op (GadgetTarget::isNop).
+  bool isNop(const llvm::MCInst &I) const { return Target->isNop(I); }
   /// Whether \p I may transfer control anywhere but to the next
   /// instruction: a branch, call or return, direct or not.
   bool transfersControl(const llvm::MCInst &I) const;

@@ -69,6 +69,9 @@ public:
   /// LLVM evaluates its operands as the plain instruction's (it declines a
   /// memory operand that names a segment); false if \p I has none.
   virtual bool dropRedundantPrefix(llvm::MCInst &I) const { return false; }
+  /// Whether \p I is a no-op (padding an assembler or linker may add or
+  /// drop without changing what the code does).
+  virtual bool isNop(const llvm::MCInst &I) const { return false; }
   /// If \p I can end a gadget, how.
   virtual std::optional<GadgetKind>
   endingKind(const llvm::MCInst &I) const = 0;

@@ -299,6 +299,82 @@ Expected<SmallVector<char, 0>> labelCodeAddresses(StringRef Path,
   });
 }
 
+/// Fills with traps, in \p Copy (BOLT's copy of the golden master
+/// \p Golden), the padding after each x86-64 function that mixes traps with
+/// NOPs or zeros: BOLT takes for padding only traps alone, or NOPs, zeros
+/// and jumps, and ignores a function followed by anything else, leaving it
+/// where it was. divcc's gaps end functions with traps, and the linker pads
+/// the sections after them (the C runtime's empty .text) with NOPs. Only
+/// bytes outside every function change, none of which runs. Returns how
+/// many padding areas changed.
+Expected<unsigned> trapMixedPadding(MutableArrayRef<uint8_t> Copy,
+                                    const ProgramCode &Golden,
+                                    const Disassembler &D) {
+  if (Golden.arch() != Triple::x86_64)
+    return 0;
+  Expected<ProgramCode> InCopy = ProgramCode::read(Copy);
+  if (!InCopy)
+    return InCopy.takeError();
+  constexpr uint8_t Int3 = 0xcc;
+  const std::vector<CodeFunction> &Functions = Golden.functions();
+  unsigned Changed = 0;
+  for (size_t I = 0; I < Functions.size(); ++I) {
+    const CodeFunction &F = Functions[I];
+    if (!F.Sized)
+      continue;
+    // From its end to the next function or the end of its section.
+    uint64_t Begin = F.end();
+    uint64_t End = Golden.sectionEnd(F.Address);
+    if (I + 1 < Functions.size())
+      End = std::min(End, Functions[I + 1].Address);
+    if (End <= Begin)
+      continue;
+    uint64_t Size = End - Begin;
+    ArrayRef<uint8_t> Padding = Golden.bytesAt(Begin, Size);
+    bool Traps = llvm::is_contained(Padding, Int3);
+    bool Others = llvm::any_of(Padding, [](uint8_t B) { return B != Int3; });
+    if (!Traps || !Others)
+      continue;
+    bool OnlyPadding = true;
+    for (uint64_t At = 0; At < Padding.size() && OnlyPadding;) {
+      if (Padding[At] == Int3 || Padding[At] == 0) {
+        ++At;
+        continue;
+      }
+      MCInst Inst;
+      unsigned N = D.decode(Padding.drop_front(At), Begin + At, Inst);
+      OnlyPadding = N && D.isNop(Inst);
+      At += N;
+    }
+    std::optional<uint64_t> Offset = InCopy->fileOffsetOf(Begin);
+    if (!OnlyPadding || !Offset || *Offset + Size > Copy.size())
+      continue;
+    std::fill_n(Copy.begin() + *Offset, Size, Int3);
+    ++Changed;
+  }
+  return Changed;
+}
+
+/// Writes to \p Path BOLT's copy of the golden master \p Golden: its
+/// computed-goto labels named (labelCodeAddresses), its mixed padding
+/// made traps (trapMixedPadding). Sets \p Labels to the labels' count.
+Error writeBoltInput(StringRef Golden, const ProgramCode &GoldenProgram,
+                     const Disassembler &D, StringRef Path, unsigned &Labels) {
+  Expected<SmallVector<char, 0>> Copy =
+      labelCodeAddresses(Golden, GoldenProgram, Labels);
+  if (!Copy)
+    return Copy.takeError();
+  MutableArrayRef<uint8_t> Bytes(reinterpret_cast<uint8_t *>(Copy->data()),
+                                 Copy->size());
+  if (Expected<unsigned> Trapped = trapMixedPadding(Bytes, GoldenProgram, D);
+      !Trapped)
+    return makeError("cannot read '" + Golden +
+                     "': " + toString(Trapped.takeError()));
+  if (Error E = writeFileAtomically(Path, toStringRef(Bytes)))
+    return makeError("cannot copy '" + Golden + "': " + toString(std::move(E)));
+  return Error::success();
+}
+
 std::string readLog(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Log = MemoryBuffer::getFile(Path);
   return Log ? (*Log)->getBuffer().str() : std::string();
@@ -407,6 +483,9 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   Expected<GoldenFunctions> Functions = readGolden(Golden, File);
   if (!Functions)
     return Functions.takeError();
+  if (Options.AlignBranches && Functions->Arch != Triple::x86_64)
+    return makeError("--align-branches: '" + Golden +
+                     "' is not an x86-64 program");
   // The layout follows the golden master's code, not its file: a copy
   // stripped of debug information is laid out as the golden master with
   // it, whose updated debug information then describes the install.
@@ -414,6 +493,10 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   if (!GoldenImage)
     return GoldenImage.takeError();
   std::string GoldenCode = codeSha256(*GoldenImage);
+  Expected<std::unique_ptr<Disassembler>> Decoder =
+      Disassembler::create(Functions->Arch);
+  if (!Decoder)
+    return Decoder.takeError();
 
   // The layout: one stream per golden master and install; the function
   // order first, then (with blocks) the profile and BOLT's own seed.
@@ -427,11 +510,7 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   std::string Profile;
   uint64_t BoltSeed = 0;
   if (Options.Blocks) {
-    Expected<std::unique_ptr<Disassembler>> D =
-        Disassembler::create(Functions->Arch);
-    if (!D)
-      return D.takeError();
-    Profile = randomProfile(*Functions, **D, Random);
+    Profile = randomProfile(*Functions, **Decoder, Random);
     BoltSeed = Random.between(1, UINT32_MAX);
   }
 
@@ -448,13 +527,9 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
     return makeError("cannot read '" + Golden +
                      "': " + toString(GoldenProgram.takeError()));
   InstallResult R;
-  Expected<SmallVector<char, 0>> Labelled =
-      labelCodeAddresses(Golden, *GoldenProgram, R.CodeLabels);
-  if (!Labelled)
-    return Labelled.takeError();
-  if (Error E = writeFileAtomically(Dir->path() + "/golden",
-                                    StringRef(Labelled->data(), Labelled->size())))
-    return makeError("cannot copy '" + Golden + "': " + toString(std::move(E)));
+  if (Error E = writeBoltInput(Golden, *GoldenProgram, **Decoder,
+                               Dir->path() + "/golden", R.CodeLabels))
+    return E;
   std::string OrderText;
   for (const std::string &Name : Order)
     OrderText += Name + "\n";
@@ -526,6 +601,10 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
       Command.push_back("-reorder-blocks=cluster-shuffle");
       Command.push_back("-bolt-seed=" + std::to_string(BoltSeed));
       Command.push_back("-split-functions=0");
+    }
+    if (Options.AlignBranches) {
+      Command.push_back("-x86-align-branch-boundary=32");
+      Command.push_back("-x86-align-branch=fused+jcc+jmp+indirect+call+ret");
     }
     if (DebugInfo)
       Command.push_back("-update-debug-sections");

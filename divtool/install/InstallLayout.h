@@ -55,6 +55,12 @@ struct InstallOptions {
   /// random counts. Costs jumps where fall-throughs break (about +1%
   /// instructions executed).
   bool Blocks = false;
+  /// x86-64: pad before branches so that none crosses or ends at a 32-byte
+  /// boundary (the assembler's JCC-erratum alignment, in BOLT): the padding
+  /// follows each function's address in the install, so offsets inside
+  /// functions differ between installs. Costs the NOPs that run (about 1%
+  /// more cycles).
+  bool AlignBranches = false;
 };
 
 /// A function of the golden master an install keeps at its address.

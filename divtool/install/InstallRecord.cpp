@@ -42,6 +42,8 @@ Expected<VariantRecord> installRecord(StringRef InstallId, StringRef Golden,
   V.BuildCommand = {"divtool", "rerandomize", "--install", InstallId.str()};
   if (Options.Blocks)
     V.BuildCommand.push_back("--blocks");
+  if (Options.AlignBranches)
+    V.BuildCommand.push_back("--align-branches");
   V.BuildCommand.insert(V.BuildCommand.end(),
                         {"-o", sys::path::filename(Output).str(), V.SourceDir});
   V.Status = "built";
@@ -60,6 +62,7 @@ Expected<RecordedInstall> recordedInstall(const VariantRecord &Install,
   R.InstallId = Install.Label;
   R.Artifact = *std::next(Output);
   R.Options.Blocks = llvm::is_contained(Command, "--blocks");
+  R.Options.AlignBranches = llvm::is_contained(Command, "--align-branches");
   R.Golden = Golden.empty() ? Install.SourceDir : Golden.str();
   Expected<ElfImage> Image = ElfImage::open(R.Golden);
   if (!Image)

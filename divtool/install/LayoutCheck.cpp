@@ -74,17 +74,39 @@ public:
     return S;
   }
 
+  /// The output's function holding \p Address, if it is one of the golden
+  /// master's: BOLT names the old code of a function it moved NAME.org.0,
+  /// a function symbol of trapped bytes.
+  std::optional<size_t> liveFunctionAt(uint64_t Address) const {
+    std::optional<size_t> F = O.functionAt(Address);
+    if (F && !G.function(O.functions()[*F].Key))
+      return std::nullopt;
+    return F;
+  }
+
 private:
+  struct Decoded {
+    uint64_t Address;
+    unsigned Size;
+    MCInst I;
+  };
+  /// At most \p Max instructions of \p P from \p From to the end of its
+  /// function, NOPs left out: padding a rewrite adds or drops (BOLT's
+  /// branch alignment) changes nothing they do.
+  std::vector<Decoded> instructions(const ProgramCode &P, uint64_t From,
+                                    size_t Max) const;
+  /// Whether the golden master's code at \p GoldenAt and the output's at
+  /// \p OutputAt are the same instructions up to the first branch.
   bool sameCode(uint64_t GoldenAt, uint64_t OutputAt);
-  /// Whether instructions \p A, at \p AAt in the golden master, and \p B,
-  /// at \p BAt in the output, do the same: equal but for displacements,
-  /// or both branches of a kind (re-encoded where their targets moved).
-  bool sameInstruction(const MCInst &A, uint64_t AAt, unsigned ASize,
-                       const MCInst &B, uint64_t BAt, unsigned BSize) const;
+  /// Whether \p A, of the golden master, and \p B, of the output, do the
+  /// same: equal but for displacements, or both branches of a kind
+  /// (re-encoded where their targets moved).
+  bool sameInstruction(const Decoded &A, const Decoded &B) const;
   /// The golden master's function \p GF's instructions paired one by one
   /// with those of the output's \p NF, if both have the same instructions
-  /// in the same order (a function BOLT moves whole, re-encoding some
-  /// branches): golden address -> output address. Empty if they differ.
+  /// in the same order, NOPs aside (a function BOLT moves whole,
+  /// re-encoding some branches and padding others): golden address ->
+  /// output address. Empty if they differ.
   const DenseMap<uint64_t, uint64_t> &alignment(size_t GF, size_t NF);
   /// Whether the golden master enters function \p To other than at its
   /// start from function \p From.
@@ -96,35 +118,42 @@ private:
   std::map<std::pair<size_t, size_t>, DenseMap<uint64_t, uint64_t>> Alignments;
 };
 
-bool Checker::sameInstruction(const MCInst &A, uint64_t AAt, unsigned ASize,
-                              const MCInst &B, uint64_t BAt,
-                              unsigned BSize) const {
-  bool TA = D.transfersControl(A), TB = D.transfersControl(B);
+bool Checker::sameInstruction(const Decoded &A, const Decoded &B) const {
+  bool TA = D.transfersControl(A.I), TB = D.transfersControl(B.I);
   if (TA || TB)
-    return TA && TB && (A.getOpcode() == B.getOpcode() ||
-                        D.directBranch(A, AAt, ASize).has_value() ==
-                            D.directBranch(B, BAt, BSize).has_value());
-  return D.sameExceptDisplacements(A, B);
+    return TA && TB &&
+           (A.I.getOpcode() == B.I.getOpcode() ||
+            D.directBranch(A.I, A.Address, A.Size).has_value() ==
+                D.directBranch(B.I, B.Address, B.Size).has_value());
+  return D.sameExceptDisplacements(A.I, B.I);
+}
+
+std::vector<Checker::Decoded>
+Checker::instructions(const ProgramCode &P, uint64_t From, size_t Max) const {
+  std::vector<Decoded> Found;
+  std::optional<size_t> F = P.functionAt(From);
+  if (!F)
+    return Found;
+  uint64_t End = P.functions()[*F].end();
+  D.sweep(P.bytesAt(From, End - From), From,
+          [&](const MCInst &I, uint64_t At, unsigned Size) {
+            if (Found.size() < Max && !D.isNop(I))
+              Found.push_back({At, Size, I});
+          });
+  return Found;
 }
 
 bool Checker::sameCode(uint64_t GoldenAt, uint64_t OutputAt) {
-  std::optional<size_t> GF = G.functionAt(GoldenAt), OF = O.functionAt(OutputAt);
-  if (!GF || !OF)
+  std::vector<Decoded> A = instructions(G, GoldenAt, ComparedInstructions);
+  std::vector<Decoded> B = instructions(O, OutputAt, ComparedInstructions);
+  if (A.empty())
     return false;
-  ArrayRef<uint8_t> GB = G.bytesAt(GoldenAt, G.functions()[*GF].end() - GoldenAt);
-  ArrayRef<uint8_t> OB = O.bytesAt(OutputAt, O.functions()[*OF].end() - OutputAt);
-  for (unsigned N = 0; N < ComparedInstructions; ++N) {
-    MCInst A, B;
-    unsigned SA = D.decode(GB, GoldenAt, A), SB = D.decode(OB, OutputAt, B);
-    if (!SA || !SB || !sameInstruction(A, GoldenAt, SA, B, OutputAt, SB))
+  for (size_t N = 0; N < A.size(); ++N) {
+    if (N >= B.size() || !sameInstruction(A[N], B[N]))
       return false;
     // What follows a branch may be laid out elsewhere.
-    if (D.transfersControl(A))
+    if (D.transfersControl(A[N].I))
       return true;
-    GB = GB.drop_front(SA);
-    OB = OB.drop_front(SB);
-    GoldenAt += SA;
-    OutputAt += SB;
   }
   return true;
 }
@@ -134,21 +163,16 @@ const DenseMap<uint64_t, uint64_t> &Checker::alignment(size_t GF, size_t NF) {
   DenseMap<uint64_t, uint64_t> &Map = It->second;
   if (!New)
     return Map;
-  const std::vector<uint64_t> &GB = G.boundaries(GF, D), &OB = O.boundaries(NF, D);
-  if (GB.size() != OB.size())
+  std::vector<Decoded> A = instructions(G, G.functions()[GF].Address, SIZE_MAX);
+  std::vector<Decoded> B = instructions(O, O.functions()[NF].Address, SIZE_MAX);
+  if (A.size() != B.size())
     return Map;
-  const CodeFunction &GFn = G.functions()[GF], &OFn = O.functions()[NF];
-  for (size_t I = 0; I < GB.size(); ++I) {
-    uint64_t GEnd = I + 1 < GB.size() ? GB[I + 1] : GFn.end();
-    uint64_t OEnd = I + 1 < OB.size() ? OB[I + 1] : OFn.end();
-    MCInst A, B;
-    unsigned SA = D.decode(G.bytesAt(GB[I], GEnd - GB[I]), GB[I], A);
-    unsigned SB = D.decode(O.bytesAt(OB[I], OEnd - OB[I]), OB[I], B);
-    if (!SA || !SB || !sameInstruction(A, GB[I], SA, B, OB[I], SB)) {
+  for (size_t I = 0; I < A.size(); ++I) {
+    if (!sameInstruction(A[I], B[I])) {
       Map.clear();
       return Map;
     }
-    Map[GB[I]] = OB[I];
+    Map[A[I].Address] = B[I].Address;
   }
   return Map;
 }
@@ -172,12 +196,12 @@ std::optional<std::string> Checker::problem(const CodeReference &R,
   uint64_t T = R.Target;
   if (O.inLinkerCode(T))
     return std::nullopt;
-  std::optional<size_t> F = O.functionAt(T);
+  std::optional<size_t> F = liveFunctionAt(T);
   // BOLT keeps the unwind entries of the code it left behind: never
   // consulted, since nothing runs there. Their landing pads are as dead.
   bool DeadFrame = (R.Kind == ReferenceKind::FrameStart ||
                     R.Kind == ReferenceKind::LandingPad) &&
-                   !O.functionAt(R.Site);
+                   !liveFunctionAt(R.Site);
   if (DeadFrame)
     return std::nullopt;
   if (!F) {
@@ -372,6 +396,9 @@ checkOnce(const ProgramCode &G, ArrayRef<uint8_t> GoldenBytes,
   }
 
   for (const CodeReference &R : O->codeReferences(D)) {
+    // Code in no live function never runs (BOLT's NAME.org.0).
+    if (R.Function && !C.liveFunctionAt(R.Site))
+      continue;
     ++Checked;
     std::optional<std::string> Problem = C.problem(R, nullptr);
     if (!Problem)

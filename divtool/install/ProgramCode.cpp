@@ -233,6 +233,11 @@ uint64_t ProgramCode::sectionStart(uint64_t Address) const {
   return S ? S->Address : 0;
 }
 
+uint64_t ProgramCode::sectionEnd(uint64_t Address) const {
+  const Section *S = sectionOf(Address);
+  return S ? S->Address + S->Size : 0;
+}
+
 std::optional<uint64_t> ProgramCode::fileOffsetOf(uint64_t Address) const {
   const Section *S = sectionOf(Address);
   if (!S)

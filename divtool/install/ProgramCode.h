@@ -99,6 +99,8 @@ public:
   /// start (0 if none).
   llvm::StringRef sectionAt(uint64_t Address) const;
   uint64_t sectionStart(uint64_t Address) const;
+  /// The end of the section holding \p Address (0 if none).
+  uint64_t sectionEnd(uint64_t Address) const;
   /// The \p Size bytes at \p Address, if they are all in one section with
   /// contents in the file.
   llvm::ArrayRef<uint8_t> bytesAt(uint64_t Address, uint64_t Size) const;

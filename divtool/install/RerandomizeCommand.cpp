@@ -192,6 +192,10 @@ void addRerandomizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   Command->add_flag("--blocks", C->Options.Blocks,
                     "Also lay out each function's blocks anew (a random "
                     "profile for BOLT; costs about 1% more instructions)");
+  Command->add_flag("--align-branches", C->Options.AlignBranches,
+                    "x86-64: also pad before branches to 32-byte boundaries, "
+                    "which moves code inside each function differently per "
+                    "install (about 1% more cycles)");
   Command->add_flag("-v,--verbose", C->Verbose,
                     "List each reference the soundness check repaired");
   Command->add_option("--bolt", C->Options.Bolt,

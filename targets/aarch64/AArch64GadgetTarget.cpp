@@ -45,7 +45,15 @@ public:
                Name == "HVC" || Name == "SMC" || Name == "DCPS1" ||
                Name == "DCPS2" || Name == "DCPS3" || Name.starts_with("ERET"))
         Stops.insert(Opc);
+      else if (Name == "HINT")
+        Hint = Opc;
     }
+  }
+
+  // NOP is HINT #0.
+  bool isNop(const MCInst &I) const override {
+    return I.getOpcode() == Hint && I.getNumOperands() == 1 &&
+           I.getOperand(0).isImm() && I.getOperand(0).getImm() == 0;
   }
 
   unsigned printerVariant() const override { return 0; } // generic syntax
@@ -82,6 +90,7 @@ private:
   const MCInstrInfo &MII;
   DenseSet<unsigned> Stops;
   unsigned SystemCall = ~0u;
+  unsigned Hint = ~0u;
 };
 
 } // namespace

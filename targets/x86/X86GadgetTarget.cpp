@@ -49,7 +49,13 @@ public:
       else if (Name == "INT3" || Name == "INTO" || Name == "HLT" ||
                Name.starts_with("UD"))
         Stops.insert(Opc);
+      else if (Name.starts_with("NOOP"))
+        Nops.insert(Opc);
     }
+  }
+
+  bool isNop(const MCInst &I) const override {
+    return Nops.contains(I.getOpcode());
   }
 
   unsigned printerVariant() const override { return 1; } // Intel syntax
@@ -99,7 +105,7 @@ private:
   }
 
   const MCInstrInfo &MII;
-  DenseSet<unsigned> SystemCalls, Stops, ZeroBasedSegments;
+  DenseSet<unsigned> SystemCalls, Stops, Nops, ZeroBasedSegments;
   unsigned Interrupt = ~0u;
 };
 
