@@ -210,15 +210,42 @@ std::optional<std::string> refusedFunction(StringRef Log) {
   return Name.str();
 }
 
-/// Every function of the golden master that the install \p Installed keeps
-/// at its golden-master address, in the code BOLT leaves as it was (its
-/// .bolt.org.* sections), with what BOLT said of it: skipped after it
-/// refused the function (\p Skipped), or ignored, with the line of
-/// \p BoltLog that names it.
-Expected<std::vector<FunctionLeftInPlace>>
-functionsLeftInPlace(const GoldenFunctions &G, const ProgramCode &Golden,
-                     ArrayRef<uint8_t> Installed,
-                     ArrayRef<std::string> Skipped, StringRef BoltLog) {
+/// The line of BOLT's -v=1 log \p BoltLog that says why it left \p Name
+/// alone ("function NAME has invalid padding. Ignoring the function.", "...
+/// in function NAME(*2)..."), or a general reason.
+std::string boltReason(StringRef BoltLog, StringRef Name) {
+  auto IsNameChar = [](char C) { return isAlnum(C) || C == '_' || C == '.'; };
+  std::string Reason = "ignored by BOLT";
+  SmallVector<StringRef, 0> Lines;
+  BoltLog.split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    size_t At = Line.find(Name);
+    size_t After = At + Name.size();
+    if (At == StringRef::npos || (At && IsNameChar(Line[At - 1])) ||
+        (After < Line.size() && IsNameChar(Line[After])))
+      continue;
+    Reason = Line.trim().str();
+    if (Line.contains_insensitive("ignor"))
+      break;
+  }
+  return Reason;
+}
+
+/// What the install \p Installed made of each function of the golden
+/// master: those it keeps at their golden-master address, in the code BOLT
+/// leaves as it was (its .bolt.org.* sections), each with what BOLT said
+/// of it (skipped after it refused the function, in \p Skipped, or
+/// ignored: the line of \p BoltLog that names it); and those BOLT moved
+/// but not into their place in \p Order (a name it did not take), which it
+/// puts after the ordered ones.
+struct FunctionAccount {
+  std::vector<FunctionLeftInPlace> LeftInPlace;
+  std::vector<std::string> OutOfOrder;
+};
+Expected<FunctionAccount>
+accountForFunctions(const GoldenFunctions &G, const ProgramCode &Golden,
+                    ArrayRef<uint8_t> Installed, ArrayRef<std::string> Order,
+                    ArrayRef<std::string> Skipped, StringRef BoltLog) {
   Expected<ProgramCode> Install = ProgramCode::read(Installed);
   if (!Install)
     return makeError("cannot read BOLT's output: " +
@@ -226,39 +253,37 @@ functionsLeftInPlace(const GoldenFunctions &G, const ProgramCode &Golden,
   DenseMap<uint64_t, StringRef> BoltName;
   for (const GoldenFunctions::Function &F : G.Functions)
     BoltName[F.Address] = F.Name;
-  std::vector<FunctionLeftInPlace> Left;
+  FunctionAccount Account;
+  StringMap<uint64_t> NewAddress; // of each function BOLT moved
   for (const CodeFunction &F : Golden.functions()) {
     const CodeFunction *Now = Install->function(F.Key);
     if (!Now)
       return makeError("function '" + F.Key +
                        "' of the golden master is not in BOLT's output");
-    if (!Install->sectionAt(Now->Address).starts_with(".bolt.org."))
-      continue;
     StringRef Name = BoltName.lookup(F.Address);
     if (Name.empty())
       Name = F.Key;
-    std::string Reason = "ignored by BOLT";
-    if (llvm::is_contained(Skipped, Name)) {
-      Reason = "refused by BOLT (skipped)";
-    } else {
-      // BOLT's -v=1 lines that name it: "function NAME has invalid
-      // padding. Ignoring the function.", "... in function NAME(*2)...".
-      SmallVector<StringRef, 0> Lines;
-      BoltLog.split(Lines, '\n');
-      for (StringRef Line : Lines) {
-        size_t At = Line.find(Name);
-        if (At == StringRef::npos || (At && isAlnum(Line[At - 1])) ||
-            (At + Name.size() < Line.size() &&
-             (isAlnum(Line[At + Name.size()]) || Line[At + Name.size()] == '_')))
-          continue;
-        Reason = Line.trim().str();
-        if (Line.contains_insensitive("ignor"))
-          break;
-      }
+    if (!Install->sectionAt(Now->Address).starts_with(".bolt.org.")) {
+      NewAddress[Name] = Now->Address;
+      continue;
     }
-    Left.push_back({Name.str(), std::move(Reason)});
+    Account.LeftInPlace.push_back(
+        {Name.str(), llvm::is_contained(Skipped, Name)
+                         ? "refused by BOLT (skipped)"
+                         : boltReason(BoltLog, Name)});
   }
-  return Left;
+  // In order, each moved function lies before every one after it.
+  uint64_t Lowest = UINT64_MAX;
+  for (const std::string &Name : llvm::reverse(Order)) {
+    auto It = NewAddress.find(Name);
+    if (It == NewAddress.end())
+      continue;
+    if (It->second > Lowest)
+      Account.OutOfOrder.push_back(Name);
+    Lowest = std::min(Lowest, It->second);
+  }
+  llvm::sort(Account.OutOfOrder);
+  return Account;
 }
 
 /// A copy of the golden master at \p Path with a local symbol at each
@@ -694,13 +719,15 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
   }
   R.CheckedReferences = Check->References;
   R.Repairs = std::move(Check->Repairs);
-  Expected<std::vector<FunctionLeftInPlace>> Left = functionsLeftInPlace(
-      *Functions, *GoldenProgram, ArrayRef<uint8_t>(
-          reinterpret_cast<const uint8_t *>(Image->data()), Image->size()),
-      Skipped, readLog(Log));
-  if (!Left)
-    return Left.takeError();
-  R.LeftInPlace = std::move(*Left);
+  Expected<FunctionAccount> Account = accountForFunctions(
+      *Functions, *GoldenProgram,
+      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Image->data()),
+                        Image->size()),
+      Order, Skipped, readLog(Log));
+  if (!Account)
+    return Account.takeError();
+  R.LeftInPlace = std::move(Account->LeftInPlace);
+  R.OutOfOrder = std::move(Account->OutOfOrder);
   if (Error E = setBuildIdToDigest(*Image))
     return makeError("cannot set the build id: " + toString(std::move(E)));
   StringRef Bytes(Image->data(), Image->size());

@@ -73,6 +73,8 @@ struct InstallResult {
   uint64_t Functions = 0; ///< functions in the new order
   /// Every function the install keeps where the golden master has it.
   std::vector<FunctionLeftInPlace> LeftInPlace;
+  /// Functions BOLT moved, but not into their place in the new order.
+  std::vector<std::string> OutOfOrder;
   bool FitInOldText = false;       ///< the new code took the old .text's place
   /// Why not, when it did not: "the new code did not fit", or a function
   /// left in place keeps the old .text.

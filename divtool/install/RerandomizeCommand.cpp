@@ -148,6 +148,10 @@ int runRerandomizeCommand(const RerandomizeCommandLine &C,
   for (const FunctionLeftInPlace &F : R->LeftInPlace)
     errs() << "divtool rerandomize: left in place: " << F.Name << ": "
            << F.Reason << "\n";
+  for (const std::string &F : R->OutOfOrder)
+    errs() << "divtool rerandomize: not in the new order (BOLT put it after "
+              "the others): "
+           << F << "\n";
   if (C.Verbose)
     for (const std::string &Repair : R->Repairs)
       errs() << "divtool rerandomize: repaired " << Repair << "\n";
