@@ -40,7 +40,7 @@ import time
 from pathlib import Path
 
 from divtest import longrun, tools
-from divtest.apt import Apt, AptError
+from divtest.apt import Apt, AptError, tail
 from divtest.longrun import fmt_time, say
 from divtest.tools import build_dir
 
@@ -78,14 +78,6 @@ BY_NAME = {p.name: p for p in PACKAGES}
 
 def fail_early(msg):
     sys.exit(f"debian: error: {msg}")
-
-
-def tail(path, n=25):
-    try:
-        lines = Path(path).read_text(errors="replace").splitlines()
-    except OSError:
-        return "(no log)"
-    return "\n".join("    " + line for line in lines[-n:])
 
 
 # ---- checks on a build

@@ -13,10 +13,7 @@
 
 #include "divtool/install/LayoutCheck.h"
 
-#include "TempDir.h"
-
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
+#include "LinkedPrograms.h"
 
 #include <gtest/gtest.h>
 
@@ -25,35 +22,23 @@ using namespace llvm;
 
 namespace {
 
-class LayoutCheckTest : public ::testing::Test {
+class LayoutCheckTest : public LinkedProgramsTest {
 protected:
   void SetUp() override {
-    auto Clang = sys::findProgramByName("clang-19");
-    auto Lld = sys::findProgramByName("ld.lld");
-    if (!Clang || !Lld)
-      GTEST_SKIP() << "clang-19 or ld.lld not found";
-    ClangPath = *Clang;
-    LldPath = *Lld;
+    LinkedProgramsTest::SetUp();
+    if (IsSkipped())
+      return;
     Golden = program(0);
   }
 
   /// The program of case \p Case of Inputs/layout-check.s.
   std::vector<uint8_t> program(unsigned Case) {
     std::string Name = "case" + std::to_string(Case);
-    std::string Obj = Dir.file(Name + ".o"), Exe = Dir.file(Name);
     std::string Define = "-Wa,-defsym,CASE=" + std::to_string(Case);
-    StringRef Assemble[] = {ClangPath, "-c",   "-x", "assembler",
-                            Source,    Define, "-o", Obj};
-    EXPECT_EQ(sys::ExecuteAndWait(ClangPath, Assemble), 0) << Name;
-    StringRef Link[] = {LldPath, "-pie", "-z", "now", "--export-dynamic",
-                        Obj,     "-o",   Exe};
-    EXPECT_EQ(sys::ExecuteAndWait(LldPath, Link), 0) << Name;
-    auto Buffer = MemoryBuffer::getFile(Exe);
-    EXPECT_TRUE(bool(Buffer)) << Exe;
-    if (!Buffer)
-      return {};
-    return std::vector<uint8_t>((*Buffer)->getBufferStart(),
-                                (*Buffer)->getBufferEnd());
+    std::string Obj = assembleFile(Name, Source, {Define});
+    std::string Exe = Dir.file(Name);
+    link({"-pie", "-z", "now", "--export-dynamic", Obj, "-o", Exe});
+    return readFile<std::vector<uint8_t>>(Exe);
   }
 
   LayoutCheckResult check(std::vector<uint8_t> &Output, bool Repair) {
@@ -96,8 +81,6 @@ protected:
     EXPECT_TRUE(Again.Repairs.empty());
   }
 
-  TempDir Dir;
-  std::string ClangPath, LldPath;
   std::string Source = DIVCC_UNITTEST_INPUTS "/layout-check.s";
   std::vector<uint8_t> Golden;
 };

@@ -12,11 +12,9 @@
 
 #include "divtool/install/UnusedPlt.h"
 
-#include "TempDir.h"
+#include "LinkedPrograms.h"
 
 #include "llvm/Object/ELF.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
 
 #include <gtest/gtest.h>
 
@@ -25,31 +23,16 @@ using namespace llvm;
 
 namespace {
 
-class UnusedPltTest : public ::testing::Test {
+class UnusedPltTest : public LinkedProgramsTest {
 protected:
   void SetUp() override {
-    auto Clang = sys::findProgramByName("clang-19");
-    auto Lld = sys::findProgramByName("ld.lld");
-    if (!Clang || !Lld)
-      GTEST_SKIP() << "clang-19 or ld.lld not found";
-    ClangPath = *Clang;
-    LldPath = *Lld;
+    LinkedProgramsTest::SetUp();
+    if (IsSkipped())
+      return;
     Library = Dir.file("libext.so");
     std::string Obj =
         assemble("lib", ".text\n.globl ext\n.type ext,@function\next:\nret\n");
     link({"-shared", Obj, "-o", Library});
-  }
-
-  std::string assemble(StringRef Name, StringRef Source) {
-    std::string S = Dir.write(Name + ".s", Source);
-    std::string O = Dir.file(Name + ".o");
-    StringRef Args[] = {ClangPath, "-c", S, "-o", O};
-    EXPECT_EQ(sys::ExecuteAndWait(ClangPath, Args), 0) << Name.str();
-    return O;
-  }
-  void link(std::vector<StringRef> Args) {
-    Args.insert(Args.begin(), LldPath);
-    EXPECT_EQ(sys::ExecuteAndWait(LldPath, Args), 0);
   }
 
   /// _start calling ext through the PLT, linked with \p Flags.
@@ -61,12 +44,7 @@ protected:
     std::vector<StringRef> Args = {"-pie", Obj, Library, "-o", Exe};
     Args.insert(Args.end(), Flags.begin(), Flags.end());
     link(Args);
-    auto Buffer = MemoryBuffer::getFile(Exe);
-    EXPECT_TRUE(bool(Buffer)) << Exe;
-    if (!Buffer)
-      return {};
-    return SmallVector<char, 0>((*Buffer)->getBufferStart(),
-                                (*Buffer)->getBufferEnd());
+    return readFile<SmallVector<char, 0>>(Exe);
   }
 
   /// The file bytes of section \p Name of \p Image.
@@ -83,8 +61,7 @@ protected:
     return {};
   }
 
-  TempDir Dir;
-  std::string ClangPath, LldPath, Library;
+  std::string Library;
 };
 
 bool allTraps(ArrayRef<char> Bytes) {
