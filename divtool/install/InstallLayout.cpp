@@ -33,6 +33,8 @@
 #include <openssl/crypto.h>
 #include <sys/stat.h>
 
+#include <chrono>
+
 using namespace llvm;
 
 namespace divcc {
@@ -400,6 +402,12 @@ Error writeBoltInput(StringRef Golden, const ProgramCode &GoldenProgram,
   return Error::success();
 }
 
+double secondsSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                       Start)
+      .count();
+}
+
 std::string readLog(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Log = MemoryBuffer::getFile(Path);
   return Log ? (*Log)->getBuffer().str() : std::string();
@@ -637,12 +645,14 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
       Command.push_back("-plt=all");
     if (!Skipped.empty())
       Command.push_back("-skip-funcs=" + join(Skipped, ","));
+    auto BoltStarted = std::chrono::steady_clock::now();
     Expected<pid_t> Pid =
         startProcess(Command, Dir->path(), environmentWith({}, {}), Log, Log,
                      /*OwnProcessGroup=*/false, "llvm-bolt");
     if (!Pid)
       return Pid.takeError();
     std::optional<int> Status = waitProcess(*Pid, /*Block=*/true);
+    R.BoltSeconds += secondsSince(BoltStarted);
     std::string Text = readLog(Log);
     if (Status && *Status == 0 && OldText &&
         StringRef(Text).contains("too small to fit the new code")) {
@@ -698,6 +708,7 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
     R.TrappedLazyBinding = true;
   }
   // Nothing is written that is not proved sound (LayoutCheck.h).
+  auto CheckStarted = std::chrono::steady_clock::now();
   Expected<LayoutCheckResult> Check = checkLayout(
       GoldenBytes,
       MutableArrayRef<uint8_t>(reinterpret_cast<uint8_t *>(Image->data()),
@@ -717,6 +728,7 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
                  " more";
     return makeError(Message);
   }
+  R.CheckSeconds = secondsSince(CheckStarted);
   R.CheckedReferences = Check->References;
   R.Repairs = std::move(Check->Repairs);
   Expected<FunctionAccount> Account = accountForFunctions(

@@ -93,6 +93,8 @@ struct InstallResult {
   /// references it repaired first.
   uint64_t CheckedReferences = 0;
   std::vector<std::string> Repairs;
+  /// Wall-clock seconds in llvm-bolt (every attempt) and in the check.
+  double BoltSeconds = 0, CheckSeconds = 0;
 };
 
 /// How an install's stream is derived, in words, for the registry.

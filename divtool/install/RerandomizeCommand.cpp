@@ -152,9 +152,13 @@ int runRerandomizeCommand(const RerandomizeCommandLine &C,
     errs() << "divtool rerandomize: not in the new order (BOLT put it after "
               "the others): "
            << F << "\n";
-  if (C.Verbose)
+  if (C.Verbose) {
     for (const std::string &Repair : R->Repairs)
       errs() << "divtool rerandomize: repaired " << Repair << "\n";
+    errs() << "divtool rerandomize: " << format("%.2f", R->BoltSeconds)
+           << " s in llvm-bolt, " << format("%.2f", R->CheckSeconds)
+           << " s proving the layout\n";
+  }
   if (!R->WorkDir.empty())
     errs() << "divtool rerandomize: working directory kept in '" << R->WorkDir
            << "'\n";
@@ -201,7 +205,8 @@ void addRerandomizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                     "which moves code inside each function differently per "
                     "install (about 1% more cycles)");
   Command->add_flag("-v,--verbose", C->Verbose,
-                    "List each reference the soundness check repaired");
+                    "List each reference the soundness check repaired, and "
+                    "the time in llvm-bolt and in the check");
   Command->add_option("--bolt", C->Options.Bolt,
                       "The llvm-bolt program (default: llvm-bolt-19)");
   addKeepFlag(*Command, C->Options.Keep,
