@@ -191,11 +191,16 @@ bool Disassembler::isDisplacement(const MCInst &I, unsigned Op) const {
   return MovedTarget && *MovedTarget != *Target;
 }
 
-bool Disassembler::sameExceptDisplacements(const MCInst &A,
-                                           const MCInst &B) const {
-  if (A.getOpcode() != B.getOpcode() ||
-      A.getNumOperands() != B.getNumOperands())
+bool Disassembler::sameExceptDisplacements(const MCInst &A, const MCInst &B,
+                                           bool AnyBranchEncoding) const {
+  if (A.getNumOperands() != B.getNumOperands())
     return false;
+  if (A.getOpcode() != B.getOpcode()) {
+    auto JA = directBranch(A, 0, 0), JB = directBranch(B, 0, 0);
+    if (!AnyBranchEncoding || !JA || !JB || JA->Call != JB->Call ||
+        JA->Conditional != JB->Conditional)
+      return false;
+  }
   for (unsigned Op = 0; Op < A.getNumOperands(); ++Op) {
     const MCOperand &X = A.getOperand(Op), &Y = B.getOperand(Op);
     if (!X.isValid() || !Y.isValid() || X.isReg() != Y.isReg() ||

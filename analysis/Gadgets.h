@@ -104,9 +104,12 @@ public:
   /// Whether \p A and \p B are the same instruction except perhaps for
   /// their PC-relative displacements (the immediate that moves a branch's
   /// target or a RIP-relative operand's address): the same opcode and every
-  /// other operand equal.
-  bool sameExceptDisplacements(const llvm::MCInst &A,
-                               const llvm::MCInst &B) const;
+  /// other operand equal. With \p AnyBranchEncoding, two direct branches
+  /// of one kind (jump or call, conditional or not) with the same other
+  /// operands (a condition) are the same though their encodings differ
+  /// (x86's 8- and 32-bit displacements).
+  bool sameExceptDisplacements(const llvm::MCInst &A, const llvm::MCInst &B,
+                               bool AnyBranchEncoding = false) const;
   const GadgetTarget &target() const { return *Target; }
 
 private:

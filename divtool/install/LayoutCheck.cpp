@@ -99,8 +99,8 @@ private:
   /// \p OutputAt are the same instructions up to the first branch.
   bool sameCode(uint64_t GoldenAt, uint64_t OutputAt);
   /// Whether \p A, of the golden master, and \p B, of the output, do the
-  /// same: equal but for displacements, or both branches of a kind
-  /// (re-encoded where their targets moved).
+  /// same: equal but for displacements, branches perhaps re-encoded (where
+  /// their targets moved).
   bool sameInstruction(const Decoded &A, const Decoded &B) const;
   /// The golden master's function \p GF's instructions paired one by one
   /// with those of the output's \p NF, if both have the same instructions
@@ -119,13 +119,7 @@ private:
 };
 
 bool Checker::sameInstruction(const Decoded &A, const Decoded &B) const {
-  bool TA = D.transfersControl(A.I), TB = D.transfersControl(B.I);
-  if (TA || TB)
-    return TA && TB &&
-           (A.I.getOpcode() == B.I.getOpcode() ||
-            D.directBranch(A.I, A.Address, A.Size).has_value() ==
-                D.directBranch(B.I, B.Address, B.Size).has_value());
-  return D.sameExceptDisplacements(A.I, B.I);
+  return D.sameExceptDisplacements(A.I, B.I, /*AnyBranchEncoding=*/true);
 }
 
 std::vector<Checker::Decoded>
@@ -135,11 +129,15 @@ Checker::instructions(const ProgramCode &P, uint64_t From, size_t Max) const {
   if (!F)
     return Found;
   uint64_t End = P.functions()[*F].end();
-  D.sweep(P.bytesAt(From, End - From), From,
-          [&](const MCInst &I, uint64_t At, unsigned Size) {
-            if (Found.size() < Max && !D.isNop(I))
-              Found.push_back({At, Size, I});
-          });
+  ArrayRef<uint8_t> Bytes = P.bytesAt(From, End - From);
+  // Disassembler::sweep's walk, stopped after Max.
+  for (uint64_t Offset = 0; Offset < Bytes.size() && Found.size() < Max;) {
+    MCInst I;
+    unsigned Size = D.decode(Bytes.drop_front(Offset), From + Offset, I);
+    if (Size && !D.isNop(I))
+      Found.push_back({From + Offset, Size, I});
+    Offset += Size ? Size : 1;
+  }
   return Found;
 }
 
