@@ -645,10 +645,13 @@ public:
 
   void Print(raw_ostream &OS, const char *Terminator, bool Quote,
              CrashReportInfo *CrashInfo) const override {
-    // The link runs twice around divcc's code generator; shown once, with
-    // what divcc does in between.
-    Command::Print(OS, "", Quote, CrashInfo);
-    OS << " \"--plugin-opt=emit-llvm\" \"--thinlto-index-only=<list>\""
+    // The link runs twice around divcc's code generator. Its arguments are
+    // shown once, on the last line: libtool reads a compiler's implicit
+    // link objects and libraries from every -v line with a -L in it, and
+    // would take them twice.
+    OS << " \"" << getExecutable()
+       << "\" \"<the link below>\" \"--plugin-opt=emit-llvm\" "
+          "\"--thinlto-index-only=<list>\""
        << Terminator << " \"divcc-lto-codegen\" \"<modules>\" \""
        << (Cfg.diversifying()
                ? "-fdiversify=" + Cfg.Diversity.Transformations.str()

@@ -856,10 +856,16 @@ class Lua(Project):
         (src / "src" / "lua5.4-deb-multiarch.h").write_text(
             "#ifndef _LUA_DEB_MULTIARCH_\n#define _LUA_DEB_MULTIARCH_\n"
             "#define DEB_HOST_MULTIARCH \"x86_64-linux-gnu\"\n#endif\n")
+        # The flags reach the links too (LTO generates code there). lld,
+        # unlike GNU ld, refuses debian/version-script's names of symbols
+        # a library does not define (_IO_stdin_used) unless told not to.
+        ldflags = env["CFLAGS"]
+        if "-fuse-ld=lld" in shlex.split(ldflags):
+            ldflags += " -Wl,--undefined-version"
         self._make(["linux-noreadline", f"LIBTOOL={libtool / 'libtool'}",
                     f"CC={env['CC']} -std=gnu99", f"CXX={env['CXX']}",
                     f"MYCFLAGS={env['CFLAGS']}", f"MYCXXFLAGS={env['CFLAGS']}",
-                    "MYLDFLAGS="], src / "src", env, log, jobs)
+                    f"MYLDFLAGS={ldflags}"], src / "src", env, log, jobs)
         self._check(shlex.split(env["CC"]) + shlex.split(env["CFLAGS"])
                     + ["-fPIC", "-shared", f"-I{src / 'src'}", str(self.MODULE),
                        "-o", str(bdir / "divccmod.so")], bdir, env, log)
