@@ -408,6 +408,39 @@ double secondsSince(std::chrono::steady_clock::time_point Start) {
       .count();
 }
 
+/// Proves the install \p Image of the golden master \p Golden sound,
+/// repairing it where the golden master says how (LayoutCheck.h), and
+/// records in \p R what was checked and repaired; an error that names
+/// every reference still wrong (up to ten) if it is not.
+Error proveLayout(ArrayRef<uint8_t> Golden, MutableArrayRef<char> Image,
+                  StringRef InstallId, InstallResult &R) {
+  auto Started = std::chrono::steady_clock::now();
+  Expected<LayoutCheckResult> Check = checkLayout(
+      Golden,
+      MutableArrayRef<uint8_t>(reinterpret_cast<uint8_t *>(Image.data()),
+                               Image.size()),
+      /*Repair=*/true);
+  if (!Check)
+    return makeError("cannot check the layout of install '" + InstallId +
+                     "': " + toString(Check.takeError()));
+  if (!Check->Violations.empty()) {
+    std::string Message = "the layout of install '" + InstallId.str() +
+                          "' is not sound; nothing was written:";
+    constexpr size_t Shown = 10;
+    for (size_t I = 0; I < Check->Violations.size() && I < Shown; ++I)
+      Message += "\n  " + Check->Violations[I].describe();
+    if (Check->Violations.size() > Shown)
+      Message += "\n  and " + std::to_string(Check->Violations.size() - Shown) +
+                 " more";
+    return makeError(Message);
+  }
+  R.CheckSeconds = secondsSince(Started);
+  R.CheckedReferences = Check->References;
+  R.Repairs = std::move(Check->Repairs);
+  return Error::success();
+}
+
+
 std::string readLog(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Log = MemoryBuffer::getFile(Path);
   return Log ? (*Log)->getBuffer().str() : std::string();
@@ -708,29 +741,8 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
     R.TrappedLazyBinding = true;
   }
   // Nothing is written that is not proved sound (LayoutCheck.h).
-  auto CheckStarted = std::chrono::steady_clock::now();
-  Expected<LayoutCheckResult> Check = checkLayout(
-      GoldenBytes,
-      MutableArrayRef<uint8_t>(reinterpret_cast<uint8_t *>(Image->data()),
-                               Image->size()),
-      /*Repair=*/true);
-  if (!Check)
-    return makeError("cannot check the layout of install '" + InstallId +
-                     "': " + toString(Check.takeError()));
-  if (!Check->Violations.empty()) {
-    std::string Message = "the layout of install '" + InstallId.str() +
-                          "' is not sound; nothing was written:";
-    constexpr size_t Shown = 10;
-    for (size_t I = 0; I < Check->Violations.size() && I < Shown; ++I)
-      Message += "\n  " + Check->Violations[I].describe();
-    if (Check->Violations.size() > Shown)
-      Message += "\n  and " + std::to_string(Check->Violations.size() - Shown) +
-                 " more";
-    return makeError(Message);
-  }
-  R.CheckSeconds = secondsSince(CheckStarted);
-  R.CheckedReferences = Check->References;
-  R.Repairs = std::move(Check->Repairs);
+  if (Error E = proveLayout(GoldenBytes, *Image, InstallId, R))
+    return E;
   Expected<FunctionAccount> Account = accountForFunctions(
       *Functions, *GoldenProgram,
       ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Image->data()),
