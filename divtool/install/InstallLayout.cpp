@@ -440,7 +440,6 @@ Error proveLayout(ArrayRef<uint8_t> Golden, MutableArrayRef<char> Image,
   return Error::success();
 }
 
-
 std::string readLog(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Log = MemoryBuffer::getFile(Path);
   return Log ? (*Log)->getBuffer().str() : std::string();
