@@ -862,10 +862,14 @@ class Lua(Project):
         ldflags = env["CFLAGS"]
         if "-fuse-ld=lld" in shlex.split(ldflags):
             ldflags += " -Wl,--undefined-version"
-        self._make(["linux-noreadline", f"LIBTOOL={libtool / 'libtool'}",
-                    f"CC={env['CC']} -std=gnu99", f"CXX={env['CXX']}",
-                    f"MYCFLAGS={env['CFLAGS']}", f"MYCXXFLAGS={env['CFLAGS']}",
-                    f"MYLDFLAGS={ldflags}"], src / "src", env, log, jobs)
+        args = [f"LIBTOOL={libtool / 'libtool'}", f"CC={env['CC']} -std=gnu99",
+                f"CXX={env['CXX']}", f"MYCFLAGS={env['CFLAGS']}",
+                f"MYCXXFLAGS={env['CFLAGS']}", f"MYLDFLAGS={ldflags}"]
+        # The objects in parallel, with linux-noreadline's flags; the links
+        # one at a time: its one rule for both libraries runs twice under
+        # make -j, and the two runs race on .libs/liblua-c++.a.
+        self._make(["o", "SYSCFLAGS=-DLUA_USE_LINUX"] + args, src / "src", env, log, jobs)
+        self._make(["linux-noreadline"] + args, src / "src", env, log, jobs=1)
         self._check(shlex.split(env["CC"]) + shlex.split(env["CFLAGS"])
                     + ["-fPIC", "-shared", f"-I{src / 'src'}", str(self.MODULE),
                        "-o", str(bdir / "divccmod.so")], bdir, env, log)
