@@ -27,6 +27,7 @@
 #include "support/AtomicOutput.h"
 #include "support/Diagnostics.h"
 #include "targets/DiversityTarget.h"
+#include "transforms/PassRegistry.h"
 #include "transforms/Passes.h"
 
 #include "clang/Basic/CodeGenOptions.h"
@@ -151,63 +152,61 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
   PM.add(PassConfig);
   PM.add(MMIWP);
 
-  // Without streams (nothing to diversify), no transformation runs.
-  TransformationSet T = Streams ? Options.Transformations : TransformationSet();
-  // IR transformations, before instruction selection.
-  if (T.has(Transformation::Funcs))
-    PM.add(createFunctionShufflePass(*Streams));
-  if (T.has(Transformation::Globals))
-    PM.add(createGlobalShufflePass(Options.Globals, *Streams));
-  if (T.has(Transformation::Frames))
-    PM.add(createFrameRandomizationPass(Options.Frames, *Streams));
-  // Machine transformations anchored to LLVM's passes. The anchors run only
-  // when optimizing: at -O0 there is no scheduler, no placement and no
-  // shrink-wrapping (the last pass before prologue and epilogue insertion).
-  if (T.has(Transformation::Regs))
-    PassConfig->insertPass(&MachineSchedulerID,
-                           createRegisterHintPass(Options.Regs, *Streams));
-  if (T.has(Transformation::Blocks))
-    PassConfig->insertPass(&MachineBlockPlacementID,
-                           createBlockShufflePass(Options.Blocks, *Streams));
-  if (T.has(Transformation::Saves))
-    PassConfig->insertPass(&ShrinkWrapID,
-                           createCalleeSaveShufflePass(*Streams));
-
-  // Machine transformations on final code: right before the assembly
-  // printer, or, on targets whose last machine passes measure code size
-  // (AArch64's branch relaxation), right before those, so that every
-  // instruction they add is measured. Anchored passes get LLVM's own
-  // machine verifier when it is requested; the others ask for it here.
+  // Each transformation of Transformations.def in its slot, in its order.
+  // Without streams (nothing to diversify), none runs. The anchors of the
+  // machine slots run only when optimizing: at -O0 there is no scheduler,
+  // no placement and no shrink-wrapping.
+  //
+  // Late passes act on final code: right before the assembly printer, or,
+  // on targets whose last machine passes measure code size (AArch64's
+  // branch relaxation), right before those, so that every instruction they
+  // add is measured. Anchored passes get LLVM's own machine verifier when
+  // it is requested; the others ask for it here.
   std::unique_ptr<DiversityTarget> Target = createDiversityTarget(TT);
   AnalysisID LateAnchor = Target ? Target->lateMachinePassAnchor() : nullptr;
-  SmallVector<std::pair<Pass *, const char *>, 4> Late;
-  if (T.has(Transformation::Subst))
-    Late.push_back({createInstructionSubstitutionPass(*Streams),
-                    "After divcc instruction substitution"});
-  if (T.has(Transformation::Prefixes))
-    Late.push_back({createRedundantPrefixPass(*Streams),
-                    "After divcc redundant prefixes"});
-  if (T.has(Transformation::Nops))
-    Late.push_back({createNopInsertionPass(Options.Nops, *Streams),
-                    "After divcc NOP insertion"});
-  if (T.has(Transformation::Gaps))
-    Late.push_back(
-        {createTrapGapPass(Options.Gaps, *Streams), "After divcc trap gaps"});
-  if (LateAnchor)
-    for (auto [P, Banner] : Late)
-      PassConfig->insertPass(LateAnchor, P);
+  SmallVector<Pass *, 4> Late;
+  TransformationSet T = Streams ? Options.Transformations : TransformationSet();
+  for (const TransformationInfo *Info : transformationsInPipelineOrder()) {
+    // sched is the scheduler's strategy, set up by the caller's scope.
+    if (!T.has(Info->Kind) || Info->Slot == PipelineSlot::SchedulerStrategy)
+      continue;
+    Pass *P = createTransformationPass(Info->Kind, Options, *Streams);
+    switch (Info->Slot) {
+    case PipelineSlot::BeforeISel:
+      PM.add(P);
+      break;
+    case PipelineSlot::AfterMachineScheduler:
+      PassConfig->insertPass(&MachineSchedulerID, P);
+      break;
+    case PipelineSlot::AfterBlockPlacement:
+      PassConfig->insertPass(&MachineBlockPlacementID, P);
+      break;
+    case PipelineSlot::BeforePrologEpilog:
+      PassConfig->insertPass(&ShrinkWrapID, P);
+      break;
+    case PipelineSlot::Late:
+      if (LateAnchor)
+        PassConfig->insertPass(LateAnchor, P);
+      else
+        Late.push_back(P);
+      break;
+    case PipelineSlot::SchedulerStrategy:
+    case PipelineSlot::LinkTime:
+      llvm_unreachable("not a pass of the code generator");
+    }
+  }
 
   if (PassConfig->addISelPasses())
     return false;
   PassConfig->addMachinePasses();
   PassConfig->setInitialized();
 
-  if (!LateAnchor)
-    for (auto [P, Banner] : Late) {
-      PM.add(P);
-      if (machineVerifierRequested())
-        PM.add(createMachineVerifierPass(Banner));
-    }
+  for (Pass *P : Late) {
+    std::string Banner = ("After " + P->getPassName()).str();
+    PM.add(P);
+    if (machineVerifierRequested())
+      PM.add(createMachineVerifierPass(Banner));
+  }
 
   if (TM.addAsmPrinter(PM, Out, DwoOut, FileType,
                        MMIWP->getMMI().getContext()))

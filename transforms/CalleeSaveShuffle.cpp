@@ -40,6 +40,7 @@
 
 #include "random/RandomStream.h"
 #include "targets/DiversityTarget.h"
+#include "transforms/DiversityMachinePass.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -56,18 +57,14 @@ STATISTIC(NumShuffled, "Functions whose callee-saved list was shuffled");
 namespace divcc {
 namespace {
 
-class CalleeSaveShuffle : public MachineFunctionPass {
+class CalleeSaveShuffle : public DiversityMachinePass {
 public:
   static char ID;
   explicit CalleeSaveShuffle(StreamSource Streams)
-      : MachineFunctionPass(ID), Streams(std::move(Streams)) {}
+      : DiversityMachinePass(ID, Transformation::Saves, std::move(Streams)) {}
 
   StringRef getPassName() const override {
     return "divcc callee-saved register order";
-  }
-  MachineFunctionProperties getRequiredProperties() const override {
-    return MachineFunctionProperties().set(
-        MachineFunctionProperties::Property::NoVRegs);
   }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
     AU.setPreservesAll();
@@ -75,21 +72,13 @@ public:
   }
 
   bool runOnMachineFunction(MachineFunction &MF) override;
-
-private:
-  StreamSource Streams;
-  std::unique_ptr<DiversityTarget> Target;
 };
 
 char CalleeSaveShuffle::ID = 0;
 
 bool CalleeSaveShuffle::runOnMachineFunction(MachineFunction &MF) {
-  const Function &F = MF.getFunction();
-  if (mustKeepExactCode(F))
-    return false;
-  if (!Target)
-    Target = createDiversityTarget(MF.getTarget().getTargetTriple());
-  if (!Target || !Target->savesCalleeSavedInAnyOrder())
+  std::optional<Prepared> P = prepare(MF);
+  if (!P || !P->Target.savesCalleeSavedInAnyOrder())
     return false;
   MachineRegisterInfo &MRI = MF.getRegInfo();
   SmallVector<MCPhysReg, 32> List;
@@ -97,11 +86,7 @@ bool CalleeSaveShuffle::runOnMachineFunction(MachineFunction &MF) {
     List.push_back(*Reg);
   if (List.size() < 2)
     return false;
-  std::unique_ptr<RandomStream> Random =
-      Streams.forFunction(Transformation::Saves, F.getName());
-  if (!Random)
-    return false;
-  Random->shuffle(MutableArrayRef<MCPhysReg>(List));
+  P->Random->shuffle(MutableArrayRef<MCPhysReg>(List));
   MRI.setCalleeSavedRegs(List);
   ++NumShuffled;
   return true;

@@ -38,6 +38,7 @@
 
 #include "random/RandomStream.h"
 #include "targets/DiversityTarget.h"
+#include "transforms/DiversityMachinePass.h"
 #include "targets/Substitution.h"
 #include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
@@ -108,11 +109,11 @@ bool flagsDeadAfter(const MachineInstr &MI, MCRegister Flags,
   return true;
 }
 
-class InstructionSubstitution : public MachineFunctionPass {
+class InstructionSubstitution : public DiversityMachinePass {
 public:
   static char ID;
   explicit InstructionSubstitution(StreamSource Streams)
-      : MachineFunctionPass(ID), Streams(std::move(Streams)) {}
+      : DiversityMachinePass(ID, Transformation::Subst, std::move(Streams)) {}
 
   StringRef getPassName() const override {
     return "divcc instruction substitution";
@@ -121,27 +122,22 @@ public:
     AU.setPreservesCFG();
     MachineFunctionPass::getAnalysisUsage(AU);
   }
-  MachineFunctionProperties getRequiredProperties() const override {
-    return MachineFunctionProperties().set(
-        MachineFunctionProperties::Property::NoVRegs);
-  }
 
   bool runOnMachineFunction(MachineFunction &MF) override;
 
 private:
-  StreamSource Streams;
+  /// The target's substitutions, made for the first function's subtarget.
   std::unique_ptr<SubstitutionTarget> Target;
 };
 
 char InstructionSubstitution::ID = 0;
 
 bool InstructionSubstitution::runOnMachineFunction(MachineFunction &MF) {
-  const Function &F = MF.getFunction();
-  if (mustKeepExactCode(F))
+  std::optional<Prepared> P = prepare(MF);
+  if (!P)
     return false;
   if (!Target)
-    if (auto Arch = createDiversityTarget(MF.getTarget().getTargetTriple()))
-      Target = Arch->createSubstitutions(MF.getSubtarget());
+    Target = P->Target.createSubstitutions(MF.getSubtarget());
   if (!Target)
     return false;
   const TargetRegisterInfo &TRI = *MF.getSubtarget().getRegisterInfo();
@@ -154,10 +150,7 @@ bool InstructionSubstitution::runOnMachineFunction(MachineFunction &MF) {
       if (isEligible(MI))
         Candidates.push_back(&MI);
 
-  std::unique_ptr<RandomStream> Random =
-      Streams.forFunction(Transformation::Subst, F.getName());
-  if (!Random)
-    return false;
+  RandomStream &Random = *P->Random;
   SmallVector<SubstitutionForm, 8> Forms;
   bool Changed = false;
   for (MachineInstr *MI : Candidates) {
@@ -170,7 +163,7 @@ bool InstructionSubstitution::runOnMachineFunction(MachineFunction &MF) {
     if (Forms.size() < 2)
       continue;
     ++NumEligible;
-    uint64_t Pick = Random->below(Forms.size());
+    uint64_t Pick = Random.below(Forms.size());
     if (Pick == 0)
       continue;
     Target->rewrite(*MI, Forms[Pick]);

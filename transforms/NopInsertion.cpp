@@ -74,6 +74,7 @@
 
 #include "random/RandomStream.h"
 #include "targets/DiversityTarget.h"
+#include "transforms/DiversityMachinePass.h"
 #include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
@@ -135,12 +136,12 @@ bool inInnermostLoop(const MachineLoopInfo &Loops,
   return L && L->isInnermost();
 }
 
-class NopInsertion : public MachineFunctionPass {
+class NopInsertion : public DiversityMachinePass {
 public:
   static char ID;
   NopInsertion(const NopOptions &Options, StreamSource Streams)
-      : MachineFunctionPass(ID), Options(Options), Streams(std::move(Streams)) {
-  }
+      : DiversityMachinePass(ID, Transformation::Nops, std::move(Streams)),
+        Options(Options) {}
 
   StringRef getPassName() const override { return "divcc NOP insertion"; }
   void getAnalysisUsage(AnalysisUsage &AU) const override {
@@ -153,10 +154,6 @@ public:
       AU.addRequired<MachineLoopInfoWrapperPass>();
     MachineFunctionPass::getAnalysisUsage(AU);
   }
-  MachineFunctionProperties getRequiredProperties() const override {
-    return MachineFunctionProperties().set(
-        MachineFunctionProperties::Property::NoVRegs);
-  }
 
   bool runOnMachineFunction(MachineFunction &MF) override;
 
@@ -164,21 +161,20 @@ private:
   /// The instructions before which no-ops may go, in layout order; none in
   /// the innermost loops of SkipLoops, when given.
   SmallVector<MachineInstr *, 256>
-  eligiblePlaces(MachineFunction &MF, const MachineLoopInfo *SkipLoops) const;
+  eligiblePlaces(MachineFunction &MF, const DiversityTarget &Target,
+                 const MachineLoopInfo *SkipLoops) const;
   /// The probability of NOPs in each block (profile-guided mode); TotalCount
   /// as profileTotalCount's.
   DenseMap<const MachineBasicBlock *, Probability>
   blockProbabilities(MachineFunction &MF, uint64_t TotalCount);
 
   const NopOptions &Options;
-  StreamSource Streams;
-  std::unique_ptr<DiversityTarget> Target;
 };
 
 char NopInsertion::ID = 0;
 
 SmallVector<MachineInstr *, 256>
-NopInsertion::eligiblePlaces(MachineFunction &MF,
+NopInsertion::eligiblePlaces(MachineFunction &MF, const DiversityTarget &Target,
                              const MachineLoopInfo *SkipLoops) const {
   SmallVector<MachineInstr *, 256> Places;
   for (MachineBasicBlock &MBB : MF) {
@@ -192,10 +188,10 @@ NopInsertion::eligiblePlaces(MachineFunction &MF,
         continue;
       bool BetweenTerminators =
           MI.isTerminator() && Prev && Prev->isTerminator();
-      bool SplitsFusedPair = Prev && Target->isMacroFusedPair(*Prev, MI);
+      bool SplitsFusedPair = Prev && Target.isMacroFusedPair(*Prev, MI);
       if (!BetweenTerminators && !SplitsFusedPair && !MI.isInsideBundle() &&
           !MI.isInlineAsm() &&
-          !isRuntimePatchPoint(MI) && !Target->mustStayFirst(MI))
+          !isRuntimePatchPoint(MI) && !Target.mustStayFirst(MI))
         Places.push_back(&MI);
       Prev = &MI;
     }
@@ -204,14 +200,13 @@ NopInsertion::eligiblePlaces(MachineFunction &MF,
 }
 
 bool NopInsertion::runOnMachineFunction(MachineFunction &MF) {
-  const Function &F = MF.getFunction();
-  if (mustKeepExactCode(F))
+  std::optional<Prepared> Ready = prepare(MF);
+  if (!Ready)
     return false;
-  if (!Target)
-    Target = createDiversityTarget(MF.getTarget().getTargetTriple());
-  if (!Target)
-    return false;
+  DiversityTarget &Target = Ready->Target;
+  RandomStream &Random = *Ready->Random;
 
+  const Function &F = MF.getFunction();
   uint64_t TotalCount = profileTotalCount(F);
   DenseMap<const MachineBasicBlock *, Probability> BlockP;
   if (Options.ProfileGuided)
@@ -223,21 +218,17 @@ bool NopInsertion::runOnMachineFunction(MachineFunction &MF) {
           ? nullptr
           : &getAnalysis<MachineLoopInfoWrapperPass>().getLI();
 
-  std::unique_ptr<RandomStream> Random =
-      Streams.forFunction(Transformation::Nops, F.getName());
-  if (!Random)
-    return false;
   bool Changed = false;
-  for (MachineInstr *MI : eligiblePlaces(MF, SkipLoops)) {
+  for (MachineInstr *MI : eligiblePlaces(MF, Target, SkipLoops)) {
     ++NumPlaces;
     Probability P = Options.ProfileGuided ? BlockP.lookup(MI->getParent())
                                           : Options.Uniform;
-    if (!Random->chance(P))
+    if (!Random.chance(P))
       continue;
-    uint64_t Count = Random->between(1, Options.MaxRun);
+    uint64_t Count = Random.between(1, Options.MaxRun);
     for (uint64_t I = 0; I < Count; ++I)
-      Target->insertNop(*MI->getParent(), MI->getIterator(),
-                        Random->below(Target->nopFormCount()));
+      Target.insertNop(*MI->getParent(), MI->getIterator(),
+                       Random.below(Target.nopFormCount()));
     NumNops += Count;
     Changed = true;
   }

@@ -1,8 +1,9 @@
 //===- PassRegistry.cpp - divcc's passes by name, for -run-pass -----------===//
 //
-// The table of PassRegistry.h. Each row's pass is built here, from the
-// create functions of Passes.h, so that no pass file needs to know that it
-// can be run by name: they stay free of LLVM's INITIALIZE_PASS machinery
+// The table of PassRegistry.h, expanded from Transformations.def. Each
+// row's pass is built here, from its CREATE expression (the create
+// functions of Passes.h), so that no pass file needs to know that it can
+// be run by name: they stay free of LLVM's INITIALIZE_PASS machinery
 // (which wants a default constructor, and divcc's passes have none: each
 // needs its options and its streams).
 //
@@ -21,38 +22,44 @@ using namespace llvm;
 
 namespace divcc {
 
-static const RegisteredPass Table[] = {
-    {"divcc-funcs", Transformation::Funcs, PassLevel::IR,
-     "IR module pass before instruction selection: shuffles functions"},
-    {"divcc-globals", Transformation::Globals, PassLevel::IR,
-     "IR module pass before instruction selection: shuffles (and pads) "
-     "global variables"},
-    {"divcc-frames", Transformation::Frames, PassLevel::IR,
-     "IR function pass before instruction selection: shuffles static "
-     "allocas and pads frames"},
-    {"divcc-sched", Transformation::Sched, PassLevel::Machine,
-     "LLVM's machine-scheduler pass running divcc's strategy (pre-RA MIR)"},
-    {"divcc-regs", Transformation::Regs, PassLevel::Machine,
-     "machine pass right before register allocation: random hints"},
-    {"divcc-blocks", Transformation::Blocks, PassLevel::Machine,
-     "machine pass after block placement: shuffles basic blocks"},
-    {"divcc-subst", Transformation::Subst, PassLevel::Machine,
-     "late machine pass: equivalent instructions"},
-    {"divcc-nops", Transformation::Nops, PassLevel::Machine,
-     "late machine pass: inserts no-ops"},
-    {"divcc-gaps", Transformation::Gaps, PassLevel::Machine,
-     "last machine pass: trap padding where control never falls through"},
-    {"divcc-saves", Transformation::Saves, PassLevel::Machine,
-     "machine pass right before prologue/epilogue insertion: the order of "
-     "callee-saved saves and restores"},
-    {"divcc-prefixes", Transformation::Prefixes, PassLevel::Machine,
-     "late machine pass: redundant prefixes on memory accesses"},
-};
+/// Where a pass of \p Slot runs, for --help and docs.
+static const char *slotSummary(PipelineSlot Slot) {
+  switch (Slot) {
+  case PipelineSlot::BeforeISel:
+    return "IR pass before instruction selection";
+  case PipelineSlot::SchedulerStrategy:
+    return "LLVM's machine-scheduler pass running divcc's strategy (pre-RA "
+           "MIR)";
+  case PipelineSlot::AfterMachineScheduler:
+    return "machine pass right before register allocation";
+  case PipelineSlot::AfterBlockPlacement:
+    return "machine pass right after block placement";
+  case PipelineSlot::BeforePrologEpilog:
+    return "machine pass right before prologue/epilogue insertion";
+  case PipelineSlot::Late:
+    return "late machine pass, on final code";
+  case PipelineSlot::LinkTime:
+    break;
+  }
+  llvm_unreachable("link-time transformations have no pass");
+}
 
-ArrayRef<RegisteredPass> registeredPasses() { return Table; }
+ArrayRef<RegisteredPass> registeredPasses() {
+  static const std::vector<RegisteredPass> Table = [] {
+    std::vector<RegisteredPass> Rows;
+    for (const TransformationInfo *Info : transformationsInPipelineOrder())
+      Rows.push_back({std::string("divcc-") + Info->Name, Info->Kind,
+                      Info->Slot == PipelineSlot::BeforeISel
+                          ? PassLevel::IR
+                          : PassLevel::Machine,
+                      slotSummary(Info->Slot)});
+    return Rows;
+  }();
+  return Table;
+}
 
 const RegisteredPass *findRegisteredPass(StringRef Name) {
-  for (const RegisteredPass &Entry : Table)
+  for (const RegisteredPass &Entry : registeredPasses())
     if (Name == Entry.Name)
       return &Entry;
   return nullptr;
@@ -60,8 +67,8 @@ const RegisteredPass *findRegisteredPass(StringRef Name) {
 
 std::string registeredPassNames() {
   std::string Names;
-  for (const RegisteredPass &Entry : Table)
-    Names += std::string(Names.empty() ? "" : ", ") + Entry.Name;
+  for (const RegisteredPass &Entry : registeredPasses())
+    Names += (Names.empty() ? "" : ", ") + Entry.Name;
   return Names;
 }
 
@@ -76,53 +83,35 @@ static Pass *createMachineSchedulerPass() {
   return PI->createPass();
 }
 
+Pass *createTransformationPass(Transformation T,
+                               const DiversityOptions &Options,
+                               StreamSource Streams) {
+  switch (T) {
+#define DIVCC_TRANSFORMATION(KIND, NAME, DEFAULT, SCOPE, SLOT, ORDER,         \
+                             SUMMARY, CREATE)                                  \
+  case Transformation::KIND:                                                   \
+    return CREATE;
+#include "transforms/Transformations.def"
+  case Transformation::Count:
+    break;
+  }
+  llvm_unreachable("not a transformation");
+}
+
 PassInstance createRegisteredPass(const RegisteredPass &Entry,
                                   const DiversityOptions &Options,
                                   StreamSource Streams) {
   PassInstance Result;
-  switch (Entry.Kind) {
-  case Transformation::Funcs:
-    Result.P = createFunctionShufflePass(std::move(Streams));
-    break;
-  case Transformation::Globals:
-    Result.P = createGlobalShufflePass(Options.Globals, std::move(Streams));
-    break;
-  case Transformation::Frames:
-    Result.P = createFrameRandomizationPass(Options.Frames, std::move(Streams));
-    break;
-  case Transformation::Sched:
+  if (Entry.Kind == Transformation::Sched) {
     // The scope first: the scheduler reads -misched when it runs, and the
     // scope has pointed it at divcc's strategy by then.
-    Result.Scheduler =
-        std::make_unique<RandomSchedulerScope>(Options.Sched, std::move(Streams));
+    Result.Scheduler = std::make_unique<RandomSchedulerScope>(
+        Options.Sched, std::move(Streams));
     Result.P = createMachineSchedulerPass();
-    break;
-  case Transformation::Regs:
-    Result.P = createRegisterHintPass(Options.Regs, std::move(Streams));
-    break;
-  case Transformation::Blocks:
-    Result.P = createBlockShufflePass(Options.Blocks, std::move(Streams));
-    break;
-  case Transformation::Subst:
-    Result.P = createInstructionSubstitutionPass(std::move(Streams));
-    break;
-  case Transformation::Nops:
-    Result.P = createNopInsertionPass(Options.Nops, std::move(Streams));
-    break;
-  case Transformation::Gaps:
-    Result.P = createTrapGapPass(Options.Gaps, std::move(Streams));
-    break;
-  case Transformation::Saves:
-    Result.P = createCalleeSaveShufflePass(std::move(Streams));
-    break;
-  case Transformation::Prefixes:
-    Result.P = createRedundantPrefixPass(std::move(Streams));
-    break;
-  case Transformation::Link:
-  case Transformation::Offset:
-  case Transformation::Count:
-    llvm_unreachable("link and offset act on the link: no pass");
+    return Result;
   }
+  Result.P = createTransformationPass(Entry.Kind, Options, std::move(Streams));
+  assert(Result.P && "a registered transformation without a pass");
   return Result;
 }
 

@@ -1,10 +1,12 @@
 //===- PassRegistry.h - divcc's passes by name, for -run-pass -------------===//
 //
-// One row per transformation that runs inside the code generator: the name
-// a test tool accepts in -run-pass=NAME (tools/divcc-llc), the level it
-// works at, and how to build it from a DiversityOptions and a StreamSource.
-// This is what lets each pass be run alone on a small .ll or .mir file, as
-// LLVM tests its own passes.
+// One row per transformation of Transformations.def that runs inside the
+// code generator: the name a test tool accepts in -run-pass=NAME
+// (tools/divcc-llc), "divcc-" and the transformation's name; the level it
+// works at; and the row's CREATE expression, which builds it from a
+// DiversityOptions and a StreamSource exactly as the pipeline does. This is
+// what lets each pass be run alone on a small .ll or .mir file, as LLVM
+// tests its own passes.
 //
 // sched is a scheduler strategy, not a pass: LLVM's machine scheduler picks
 // it through the -misched registry while a RandomSchedulerScope lives. Its
@@ -33,6 +35,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
+#include <string>
 
 namespace llvm {
 class Pass;
@@ -47,7 +50,7 @@ enum class PassLevel {
 };
 
 struct RegisteredPass {
-  const char *Name; // -run-pass=NAME, e.g. "divcc-nops"
+  std::string Name; // -run-pass=NAME, e.g. "divcc-nops"
   Transformation Kind;
   PassLevel Level;
   const char *Summary; // where it runs, for --help and docs
@@ -77,6 +80,12 @@ struct PassInstance {
 PassInstance createRegisteredPass(const RegisteredPass &Entry,
                                   const DiversityOptions &Options,
                                   StreamSource Streams);
+
+/// The pass of the transformation \p T (a row of Transformations.def with
+/// a CREATE expression), as the pipeline adds it.
+llvm::Pass *createTransformationPass(Transformation T,
+                                     const DiversityOptions &Options,
+                                     StreamSource Streams);
 
 } // namespace divcc
 

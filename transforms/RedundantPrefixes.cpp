@@ -32,6 +32,7 @@
 
 #include "random/RandomStream.h"
 #include "targets/DiversityTarget.h"
+#include "transforms/DiversityMachinePass.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -48,41 +49,28 @@ STATISTIC(NumPrefixed, "Redundant prefixes added");
 namespace divcc {
 namespace {
 
-class RedundantPrefixes : public MachineFunctionPass {
+class RedundantPrefixes : public DiversityMachinePass {
 public:
   static char ID;
   explicit RedundantPrefixes(StreamSource Streams)
-      : MachineFunctionPass(ID), Streams(std::move(Streams)) {}
-
-  StringRef getPassName() const override { return "divcc redundant prefixes"; }
-  MachineFunctionProperties getRequiredProperties() const override {
-    return MachineFunctionProperties().set(
-        MachineFunctionProperties::Property::NoVRegs);
+      : DiversityMachinePass(ID, Transformation::Prefixes, std::move(Streams)) {
   }
 
-  bool runOnMachineFunction(MachineFunction &MF) override;
+  StringRef getPassName() const override { return "divcc redundant prefixes"; }
 
-private:
-  StreamSource Streams;
-  std::unique_ptr<DiversityTarget> Target;
+  bool runOnMachineFunction(MachineFunction &MF) override;
 };
 
 char RedundantPrefixes::ID = 0;
 
 bool RedundantPrefixes::runOnMachineFunction(MachineFunction &MF) {
-  const Function &F = MF.getFunction();
-  if (mustKeepExactCode(F))
+  std::optional<Prepared> P = prepare(MF);
+  if (!P)
     return false;
-  if (!Target)
-    Target = createDiversityTarget(MF.getTarget().getTargetTriple());
-  if (!Target)
-    return false;
-  unsigned Forms = Target->redundantPrefixCount();
+  DiversityTarget &Target = P->Target;
+  RandomStream &Random = *P->Random;
+  unsigned Forms = Target.redundantPrefixCount();
   if (Forms == 0)
-    return false;
-  std::unique_ptr<RandomStream> Random =
-      Streams.forFunction(Transformation::Prefixes, F.getName());
-  if (!Random)
     return false;
 
   // Each accepted instruction: no prefix with probability 1/2, else one of
@@ -90,13 +78,13 @@ bool RedundantPrefixes::runOnMachineFunction(MachineFunction &MF) {
   bool Changed = false;
   for (MachineBasicBlock &MBB : MF)
     for (MachineInstr &MI : MBB.instrs()) {
-      if (!Target->acceptsRedundantPrefix(MI))
+      if (!Target.acceptsRedundantPrefix(MI))
         continue;
       ++NumAccepted;
-      uint64_t Draw = Random->below(2 * Forms);
+      uint64_t Draw = Random.below(2 * Forms);
       if (Draw >= Forms)
         continue;
-      Target->addRedundantPrefix(MI, unsigned(Draw));
+      Target.addRedundantPrefix(MI, unsigned(Draw));
       ++NumPrefixed;
       Changed = true;
     }

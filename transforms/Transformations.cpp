@@ -2,6 +2,7 @@
 
 #include "transforms/Transformations.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <string>
@@ -11,35 +12,12 @@ using namespace llvm;
 namespace divcc {
 
 static const TransformationInfo Table[] = {
-    {Transformation::Nops, "nops", false, true,
-     "insert no-op instructions between machine instructions"},
-    {Transformation::Funcs, "funcs", true, false,
-     "shuffle the order of functions within each object file"},
-    {Transformation::Sched, "sched", true, true,
-     "randomize instruction scheduling before register allocation"},
-    {Transformation::Regs, "regs", false, true,
-     "randomize register allocation with random allocation hints"},
-    {Transformation::Frames, "frames", false, true,
-     "shuffle stack slots and pad stack frames"},
-    {Transformation::Globals, "globals", true, false,
-     "shuffle global variables within each object file"},
-    {Transformation::Blocks, "blocks", false, true,
-     "shuffle the order of basic blocks within functions"},
-    {Transformation::Subst, "subst", true, true,
-     "substitute equivalent instructions"},
-    {Transformation::Link, "link", false, false,
-     "shuffle all functions of the program at link time (with lld)"},
-    {Transformation::Offset, "offset", true, false,
-     "move the PLT and the C runtime's code by a random distance at link time"},
-    {Transformation::Gaps, "gaps", true, true,
-     "pad with traps where control never falls through (after jumps, "
-     "returns, tail calls, and between functions)"},
-    {Transformation::Saves, "saves", true, true,
-     "shuffle the order in which callee-saved registers are saved and "
-     "restored (x86-64)"},
-    {Transformation::Prefixes, "prefixes", true, true,
-     "give memory accesses redundant prefixes, which move the code after "
-     "them (x86-64)"},
+#define DIVCC_TRANSFORMATION(KIND, NAME, DEFAULT, SCOPE, SLOT, ORDER,         \
+                             SUMMARY, CREATE)                                  \
+  {Transformation::KIND, NAME,    DEFAULT,                                     \
+   TransformationScope::SCOPE == TransformationScope::PerFunction,            \
+   PipelineSlot::SLOT,   ORDER,   SUMMARY},
+#include "transforms/Transformations.def"
 };
 static_assert(std::size(Table) == unsigned(Transformation::Count),
               "every transformation needs a row");
@@ -53,8 +31,24 @@ std::optional<Transformation> findTransformation(StringRef Name) {
   return std::nullopt;
 }
 
+const TransformationInfo &transformationInfo(Transformation T) {
+  return Table[unsigned(T)];
+}
+
 const char *transformationName(Transformation T) {
-  return Table[unsigned(T)].Name;
+  return transformationInfo(T).Name;
+}
+
+SmallVector<const TransformationInfo *, 16> transformationsInPipelineOrder() {
+  SmallVector<const TransformationInfo *, 16> Rows;
+  for (const TransformationInfo &Info : Table)
+    if (Info.Slot != PipelineSlot::LinkTime)
+      Rows.push_back(&Info);
+  llvm::stable_sort(Rows, [](const TransformationInfo *A,
+                             const TransformationInfo *B) {
+    return std::pair(A->Slot, A->Order) < std::pair(B->Slot, B->Order);
+  });
+  return Rows;
 }
 
 TransformationSet TransformationSet::defaultSet() {

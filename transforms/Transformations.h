@@ -1,9 +1,11 @@
 //===- Transformations.h - The table of divcc's transformations -----------===//
 //
-// One row per transformation: the name users write in -fdiversify=LIST, the
-// name of its random streams, and whether -fdiversify turns it on. The
-// driver, the help text and the code generator all read this table, so a new
-// transformation is added here once.
+// The rows of Transformations.def as data: the name users write in
+// -fdiversify=LIST (also the name of its random streams), whether
+// -fdiversify turns it on, what it acts on and where in the pipeline it
+// runs. Passes, options and the pipeline are expanded from the same rows by
+// their own consumers (PassRegistry.h, DiversityOptionParser.h,
+// codegen/CodeGen.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 #define DIVCC_TRANSFORMS_TRANSFORMATIONS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -20,31 +23,42 @@
 namespace divcc {
 
 enum class Transformation : unsigned {
-  Nops,
-  Funcs,
-  Sched,
-  Regs,
-  Frames,
-  Globals,
-  Blocks,
-  Subst,
-  Link,
-  Offset,
-  Gaps,
-  Saves,
-  Prefixes,
+#define DIVCC_TRANSFORMATION(KIND, NAME, DEFAULT, SCOPE, SLOT, ORDER,         \
+                             SUMMARY, CREATE)                                  \
+  KIND,
+#include "transforms/Transformations.def"
   Count
+};
+
+/// What a transformation decides at once.
+enum class TransformationScope {
+  /// Each function's code, from a stream per function: it can be turned off
+  /// for some functions (-fdiversify-skip=, -fdiversify-only=,
+  /// transforms/FunctionFilter.h).
+  PerFunction,
+  /// A whole module's or link's order (functions, globals, link offsets).
+  Whole
+};
+
+/// Where a transformation runs. The code generator places each slot's
+/// transformations in their ORDER of Transformations.def.
+enum class PipelineSlot {
+  BeforeISel,            // IR passes, before instruction selection
+  SchedulerStrategy,     // LLVM's machine scheduler, with divcc's strategy
+  AfterMachineScheduler, // machine pass right before register allocation
+  AfterBlockPlacement,   // machine pass right after block placement
+  BeforePrologEpilog,    // machine pass right after shrink-wrapping
+  Late,                  // machine passes on final code
+  LinkTime               // in the link, outside the code generator
 };
 
 struct TransformationInfo {
   Transformation Kind;
   const char *Name;      // in -fdiversify=LIST and in stream labels
   bool InDefaultSet;     // turned on by plain -fdiversify
-  /// Decides each function's code on its own, from a stream per function:
-  /// it can be turned off for some functions (-fdiversify-skip=,
-  /// -fdiversify-only=, transforms/FunctionFilter.h). The others act on a
-  /// whole module or link (orders of functions and globals, link offsets).
-  bool PerFunction;
+  bool PerFunction;      // TransformationScope::PerFunction
+  PipelineSlot Slot;
+  unsigned Order;        // among the transformations of Slot
   const char *Summary;   // one line for --help
 };
 
@@ -65,7 +79,12 @@ private:
   std::bitset<unsigned(Transformation::Count)> Bits;
 };
 
+const TransformationInfo &transformationInfo(Transformation T);
 const char *transformationName(Transformation T);
+
+/// The transformations that run as passes in the code generator, in the
+/// order the pipeline places them: by slot, then by their ORDER.
+llvm::SmallVector<const TransformationInfo *, 16> transformationsInPipelineOrder();
 
 /// The set a comma-separated \p List of transformation names means ("all"
 /// and "default" included), as -fdiversify=LIST reads it; an unknown name

@@ -39,6 +39,7 @@
 
 #include "random/RandomStream.h"
 #include "targets/DiversityTarget.h"
+#include "transforms/DiversityMachinePass.h"
 #include "transforms/DiversityOptions.h"
 #include "transforms/Passes.h"
 
@@ -56,45 +57,33 @@ STATISTIC(NumTrapBytes, "Bytes of trap padding inserted");
 namespace divcc {
 namespace {
 
-class TrapGaps : public MachineFunctionPass {
+class TrapGaps : public DiversityMachinePass {
 public:
   static char ID;
   TrapGaps(const GapOptions &Options, StreamSource Streams)
-      : MachineFunctionPass(ID), Options(Options), Streams(std::move(Streams)) {
-  }
+      : DiversityMachinePass(ID, Transformation::Gaps, std::move(Streams)),
+        Options(Options) {}
 
   StringRef getPassName() const override { return "divcc trap gaps"; }
-  MachineFunctionProperties getRequiredProperties() const override {
-    return MachineFunctionProperties().set(
-        MachineFunctionProperties::Property::NoVRegs);
-  }
 
   bool runOnMachineFunction(MachineFunction &MF) override;
 
 private:
   const GapOptions &Options;
-  StreamSource Streams;
-  std::unique_ptr<DiversityTarget> Target;
 };
 
 char TrapGaps::ID = 0;
 
 bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
-  const Function &F = MF.getFunction();
-  if (mustKeepExactCode(F))
+  std::optional<Prepared> P = prepare(MF);
+  if (!P)
     return false;
-  if (!Target)
-    Target = createDiversityTarget(MF.getTarget().getTargetTriple());
-  if (!Target)
-    return false;
-  unsigned TrapSize = Target->trapSize(MF.getSubtarget());
+  DiversityTarget &Target = P->Target;
+  RandomStream &Random = *P->Random;
+  unsigned TrapSize = Target.trapSize(MF.getSubtarget());
   unsigned MaxTraps =
-      Options.MaxBytes.value_or(Target->defaultGapBytes()) / TrapSize;
+      Options.MaxBytes.value_or(Target.defaultGapBytes()) / TrapSize;
   if (MaxTraps == 0)
-    return false;
-  std::unique_ptr<RandomStream> Random =
-      Streams.forFunction(Transformation::Gaps, F.getName());
-  if (!Random)
     return false;
 
   // Decided on the blocks as LLVM laid them out, before any gap is added.
@@ -106,13 +95,13 @@ bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
   bool Changed = false;
   for (MachineBasicBlock *MBB : Places) {
     ++NumGaps;
-    uint64_t Traps = Random->below(MaxTraps + 1);
+    uint64_t Traps = Random.below(MaxTraps + 1);
     if (Traps == 0)
       continue;
     MachineBasicBlock *Gap = MF.CreateMachineBasicBlock();
     MF.insert(std::next(MBB->getIterator()), Gap);
     for (uint64_t I = 0; I < Traps; ++I)
-      Target->appendTrap(*Gap);
+      Target.appendTrap(*Gap);
     NumTrapBytes += Traps * TrapSize;
     Changed = true;
   }

@@ -31,6 +31,7 @@
 #include "random/RandomStream.h"
 #include "random/SecretSeed.h"
 #include "support/Diagnostics.h"
+#include "transforms/DiversityOptionParser.h"
 #include "transforms/DiversityOptions.h"
 #include "transforms/PassRegistry.h"
 #include "transforms/Passes.h"
@@ -105,69 +106,6 @@ static cl::opt<std::string>
            cl::value_desc("string"), cl::cat(Category));
 static cl::alias SecretAlias("divcc-seed", cl::desc("Alias for -frandom-seed"),
                              cl::aliasopt(Secret));
-static cl::opt<std::string>
-    Diversify("fdiversify",
-              cl::desc("Whole pipeline (.ll): run these transformations "
-                       "(comma-separated; all, default)"),
-              cl::value_desc("list"), cl::cat(Category));
-static cl::opt<std::string>
-    NopProbability("fdiversify-nop-probability",
-                   cl::desc("nops: the chance of no-ops before an "
-                            "instruction (default 0.05)"),
-                   cl::value_desc("p"), cl::cat(Category));
-static cl::opt<std::string> NopProbabilityMin(
-    "fdiversify-nop-probability-min",
-    cl::desc("nops, profile-guided: the chance in the hottest code"),
-    cl::value_desc("p"), cl::cat(Category));
-static cl::opt<std::string> NopProbabilityMax(
-    "fdiversify-nop-probability-max",
-    cl::desc("nops, profile-guided: the chance in the coldest code"),
-    cl::value_desc("p"), cl::cat(Category));
-static cl::opt<unsigned>
-    NopMax("fdiversify-nop-max",
-           cl::desc("nops: at most this many in one place, 1 to 16 "
-                    "(default 1)"),
-           cl::value_desc("n"), cl::cat(Category));
-static cl::opt<bool> NopsInLoops(
-    "fdiversify-nops-in-loops",
-    cl::desc("nops: also in innermost loops when no profile's counts "
-             "decide"),
-    cl::cat(Category));
-static cl::opt<std::string>
-    BlocksMode("fdiversify-blocks", cl::desc("blocks: chains (default) or all"),
-               cl::value_desc("mode"), cl::cat(Category));
-static cl::opt<std::string>
-    SchedMode("fdiversify-sched",
-              cl::desc("sched: jitter (default) or random"),
-              cl::value_desc("mode"), cl::cat(Category));
-static cl::opt<bool> NoRegsCalleeSaved(
-    "fno-diversify-regs-callee-saved",
-    cl::desc("regs: never hint callee-saved registers"), cl::cat(Category));
-static cl::opt<unsigned>
-    FramePad("fdiversify-frame-pad",
-             cl::desc("frames: at most this much padding, 0 to 4096 bytes "
-                      "(default 32)"),
-             cl::value_desc("bytes"), cl::cat(Category));
-static cl::opt<unsigned>
-    GapMax("fdiversify-gap-max",
-           cl::desc("gaps: at most this much trap padding in one place, 0 to "
-                    "256 bytes (default: the target's, 2 on x86-64, 4 "
-                    "elsewhere)"),
-           cl::value_desc("bytes"), cl::cat(Category));
-static cl::opt<unsigned>
-    GlobalPad("fdiversify-global-pad",
-              cl::desc("globals: at most this much padding before each "
-                       "variable, 0 to 4096 bytes (default 0)"),
-              cl::value_desc("bytes"), cl::cat(Category));
-static cl::list<std::string>
-    Skip("fdiversify-skip",
-         cl::desc("Leave these functions alone: T:F[,F...]"),
-         cl::value_desc("t:funcs"), cl::cat(Category));
-static cl::list<std::string>
-    Only("fdiversify-only",
-         cl::desc("Transform only these functions: T:F[,F...]"),
-         cl::value_desc("t:funcs"), cl::cat(Category));
-
 static const char *ProgramName = "divcc-llc";
 
 /// Prints an error the way divcc does and returns the exit status.
@@ -222,150 +160,42 @@ static void wipeSecretArguments(int Argc, char **Argv) {
   }
 }
 
-static std::optional<Probability> parseProbability(StringRef Spelling,
-                                                   StringRef Text) {
-  Expected<Probability> P = Probability::parse(Text);
-  if (!P) {
-    error("invalid value '" + Text + "' in '-" + Spelling + "=': " +
-          toString(P.takeError()));
-    return std::nullopt;
-  }
-  return *P;
-}
-
-/// -fdiversify-skip=T:F,... and -fdiversify-only=T:F,...
-static bool parseFilter(StringRef Spelling, StringRef Value, bool IsOnly,
-                        FunctionFilter &Filter) {
-  auto [Name, List] = Value.split(':');
-  std::optional<Transformation> T = findTransformation(Name);
-  if (Name.size() == Value.size() || List.empty() || !T ||
-      !allTransformations()[unsigned(*T)].PerFunction) {
-    error("invalid value '" + Value + "' in '-" + Spelling +
-          "=': expected TRANSFORMATION:FUNCTION[,FUNCTION...] with a "
-          "per-function transformation");
-    return false;
-  }
-  if (IsOnly)
-    Filter.restrict(*T);
-  SmallVector<StringRef, 8> Functions;
-  List.split(Functions, ',');
-  for (StringRef F : Functions) {
-    if (IsOnly)
-      Filter.allow(*T, F);
-    else
-      Filter.skip(*T, F);
-  }
-  return true;
-}
-
-/// Every option of the transformations, into \p Options. False after an
+/// Takes the options of the transformations (transforms/
+/// DiversityOptionParser.h, the same as divcc's) out of \p Argv into
+/// \p Options; what is left is for LLVM's command line. False after an
 /// error (printed).
-/// Sets \p Field to the mode \p Opt names, if given, one of \p Modes.
-template <typename ModeT>
-static bool parseMode(const cl::opt<std::string> &Opt, StringRef Spelling,
-                      std::initializer_list<std::pair<StringRef, ModeT>> Modes,
-                      ModeT &Field) {
-  if (!Opt.getNumOccurrences())
-    return true;
-  std::string Known;
-  for (auto [Name, Mode] : Modes) {
-    if (Opt == Name) {
-      Field = Mode;
-      return true;
-    }
-    Known += (Known.empty() ? "" : " or ") + Name.str();
-  }
-  error("invalid value '" + Opt + "' in '-" + Spelling + "=': expected " +
-        Known);
-  return false;
-}
-
-static bool readDiversityOptions(DiversityOptions &Options) {
+static bool takeDiversityOptions(SmallVectorImpl<char *> &Argv,
+                                 DiversityOptions &Options) {
   Options.Transformations = TransformationSet();
-  if (Diversify.getNumOccurrences()) {
-    Expected<TransformationSet> Set =
-        parseTransformationList(Diversify, "-fdiversify=" + Diversify);
-    if (!Set) {
-      error(toString(Set.takeError()));
+  SmallVector<char *, 16> Rest;
+  for (char *Arg : Argv) {
+    Expected<bool> Applied = applyDiversityOption(Arg, Options);
+    if (!Applied) {
+      printError(Applied.takeError());
       return false;
     }
-    Options.Transformations = *Set;
+    if (!*Applied)
+      Rest.push_back(Arg);
   }
+  Argv.assign(Rest.begin(), Rest.end());
   for (Transformation T : {Transformation::Link, Transformation::Offset})
     if (Options.Transformations.has(T)) {
       error("'" + Twine(transformationName(T)) +
             "' acts on the link, and divcc-llc links nothing");
       return false;
     }
-  if (NopProbability.getNumOccurrences()) {
-    auto P = parseProbability("fdiversify-nop-probability", NopProbability);
-    if (!P)
-      return false;
-    Options.Nops.Uniform = *P;
-  }
-  if (NopProbabilityMin.getNumOccurrences() ||
-      NopProbabilityMax.getNumOccurrences()) {
-    Options.Nops.ProfileGuided = true;
-    if (NopProbabilityMin.getNumOccurrences()) {
-      auto P = parseProbability("fdiversify-nop-probability-min",
-                                NopProbabilityMin);
-      if (!P)
-        return false;
-      Options.Nops.Hottest = *P;
-    }
-    if (NopProbabilityMax.getNumOccurrences()) {
-      auto P = parseProbability("fdiversify-nop-probability-max",
-                                NopProbabilityMax);
-      if (!P)
-        return false;
-      Options.Nops.Coldest = *P;
-    }
-  }
-  if (NopMax.getNumOccurrences()) {
-    if (NopMax < 1 || NopMax > 16) {
-      error("invalid value '" + Twine(NopMax) +
-            "' in '-fdiversify-nop-max=': expected a whole number from 1 "
-            "to 16");
-      return false;
-    }
-    Options.Nops.MaxRun = NopMax;
-  }
-  Options.Nops.InLoops = NopsInLoops;
-  if (!parseMode(
-          SchedMode, "fdiversify-sched",
-          {{"jitter", ScheduleMode::Jitter}, {"random", ScheduleMode::Random}},
-          Options.Sched) ||
-      !parseMode(BlocksMode, "fdiversify-blocks",
-                 {{"chains", BlockShuffleMode::Chains},
-                  {"all", BlockShuffleMode::All}},
-                 Options.Blocks))
-    return false;
-  Options.Regs.CalleeSaved = !NoRegsCalleeSaved;
-  unsigned GapBytes = 0;
-  for (auto [Opt, Field, Spelling, Max] :
-       {std::tuple(&FramePad, &Options.Frames.MaxPad, "fdiversify-frame-pad",
-                   4096u),
-        std::tuple(&GlobalPad, &Options.Globals.MaxPad, "fdiversify-global-pad",
-                   4096u),
-        std::tuple(&GapMax, &GapBytes, "fdiversify-gap-max", 256u)}) {
-    if (!Opt->getNumOccurrences())
-      continue;
-    if (*Opt > Max) {
-      error("invalid value '" + Twine(unsigned(*Opt)) + "' in '-" + Spelling +
-            "=': expected a whole number from 0 to " + Twine(Max));
-      return false;
-    }
-    *Field = *Opt;
-  }
-  if (GapMax.getNumOccurrences())
-    Options.Gaps.MaxBytes = GapBytes;
-  for (const std::string &V : Skip)
-    if (!parseFilter("fdiversify-skip", V, false, Options.Functions))
-      return false;
-  for (const std::string &V : Only)
-    if (!parseFilter("fdiversify-only", V, true, Options.Functions))
-      return false;
   return true;
+}
+
+/// The options of the transformations, for --help.
+static std::string diversityOptionHelp() {
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "\ndivcc's options (as divcc's):\n";
+  printSelectionHelp(OS);
+  OS << "\nTransformations, each with its own options:\n";
+  printTransformationHelp(OS);
+  return Text;
 }
 
 /// The passes of -run-pass=, checked against the input's kind. False after
@@ -428,8 +258,14 @@ int main(int Argc, char **Argv) {
   initializePasses();
   cl::AddExtraVersionPrinter(
       [](raw_ostream &OS) { OS << "divcc-llc: divcc's passes by name\n"; });
+  static const std::string ExtraHelpText = diversityOptionHelp();
+  static cl::extrahelp ExtraHelp(ExtraHelpText);
+  DiversityOptions Options;
+  SmallVector<char *, 16> LLVMArgs(Argv, Argv + Argc);
+  if (!takeDiversityOptions(LLVMArgs, Options))
+    return 1;
   cl::ParseCommandLineOptions(
-      Argc, Argv,
+      LLVMArgs.size(), LLVMArgs.data(),
       "divcc-llc: LLVM's code generator with divcc's passes, to test them\n\n"
       "  divcc-llc F.ll [-fdiversify=LIST] -frandom-seed=S   whole pipeline\n"
       "  divcc-llc F.ll -run-pass=divcc-funcs -frandom-seed=S  IR passes\n"
@@ -448,14 +284,11 @@ int main(int Argc, char **Argv) {
   }
   wipeSecretArguments(Argc, Argv);
 
-  DiversityOptions Options;
-  if (!readDiversityOptions(Options))
-    return 1;
   bool IsMIR = StringRef(InputFilename).ends_with(".mir");
   SmallVector<RequestedPass, 4> Passes;
   if (!readRunPasses(IsMIR, Passes))
     return 1;
-  if (!RunPasses.empty() && Diversify.getNumOccurrences())
+  if (!RunPasses.empty() && !Options.Transformations.empty())
     return error("'-fdiversify=' runs the whole pipeline and '-run-pass=' "
                  "single passes: give one of them");
   if (IsMIR && RunPasses.empty())
