@@ -2,38 +2,27 @@
 """Compile time of divcc against clang-19 on the test corpus, as ratios
 measured side by side in one run.
 
-For each repetition the whole corpus is compiled (-c) by clang-19, by divcc
--fno-diversify and by divcc -fdiversify, in alternating order; the median
-of the repetitions is reported. Prints one table; the ratios are the result,
-the seconds only context.
+Each round compiles the whole corpus (-c, one file at a time) with
+clang-19, with divcc -fno-diversify and with divcc -fdiversify, the
+compilers taking turns (the order rotates every round); each compiler's
+time is the median over the rounds of the CPU time (user + system) of its
+compiles, with the wall time next to it. Prints one table; the ratios, a
+compiler's median over clang-19's (1.000: as long as clang-19; 1.200: 20%
+longer), are the result, the seconds only context.
 
 --instructions measures what every invocation costs, whatever the file:
-the instructions executed (counted by valgrind's callgrind, so exact and
-unaffected by other load) to compile, and to compile and link, a one-line
-program. Configure scripts run thousands of such compiles."""
+the instructions executed (counted by valgrind's callgrind, every process
+included, so exact and unaffected by other load) to compile, and to
+compile and link, a one-line program; ratios to clang-19's. Configure
+scripts run thousands of such compiles.
+
+  PYTHONPATH=tests python3 bench/compile_time.py
+  PYTHONPATH=tests python3 bench/compile_time.py --instructions"""
 
 import argparse
-import re
-import shutil
-import statistics
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
 
+from divtest import bench as bt
 from divtest import corpus, tools
-
-
-def compile_all(compiler_for, flags, outdir):
-    start = time.perf_counter()
-    for prog in corpus.programs():
-        for src in prog.sources:
-            subprocess.run([compiler_for(prog.is_cxx)] + prog.std_flags() + flags +
-                           ["-c", str(src), "-o", str(outdir / (src.stem + ".o"))],
-                           check=True)
-    return time.perf_counter() - start
-
 
 CONFIGS = {
     "clang-19": (tools.clang, []),
@@ -42,72 +31,65 @@ CONFIGS = {
 }
 
 
-def instructions(cmd, outdir):
-    """Instructions executed by cmd and every process it starts."""
-    log = outdir / "callgrind.%p"
-    for old in outdir.glob("callgrind.*"):
-        old.unlink()
-    subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
-                    f"--callgrind-out-file={log}"] + cmd,
-                   check=True, capture_output=True, cwd=outdir)
-    total = 0
-    for f in outdir.glob("callgrind.*"):
-        m = re.search(r"^(?:summary|totals): (\d+)", f.read_text(errors="replace"), re.M)
-        total += int(m.group(1)) if m else 0
-    return total
+def compile_all(compiler_for, flags, outdir):
+    """(CPU seconds, wall seconds) of compiling every corpus source."""
+    with bt.Stopwatch() as w:
+        for prog in corpus.programs():
+            for src in prog.sources:
+                bt.run([compiler_for(prog.is_cxx)] + prog.std_flags() + flags +
+                      ["-c", src, "-o", outdir / (src.stem + ".o")])
+    return w.cpu, w.wall
+
+
+def time_corpus(args, out):
+    def measure(name):
+        cc, flags = CONFIGS[name]
+        return compile_all(cc, [args.opt] + flags, out)
+
+    times = bt.interleaved(list(CONFIGS), args.repeat, measure, lambda r, latest: bt.log(
+        f"round {r + 1}/{args.repeat}: " +
+        ", ".join(f"{n} {cpu:.2f} s" for n, (cpu, _) in latest.items())))
+    cpu = {n: bt.median([c for c, _ in ts]) for n, ts in times.items()}
+    wall = {n: bt.median([w for _, w in ts]) for n, ts in times.items()}
+    print(f"Compile time of the corpus ({len(corpus.programs())} programs, {args.opt}), "
+          f"median of {args.repeat} rounds; ratios to clang-19's.\n")
+    print(bt.markdown_table(
+        ["compiler", "CPU s", "ratio", "wall s", "wall ratio"],
+        [[n, f"{cpu[n]:.2f}", bt.ratio(cpu[n] / cpu["clang-19"]), f"{wall[n]:.2f}",
+          bt.ratio(wall[n] / wall["clang-19"])] for n in CONFIGS]))
 
 
 def count_instructions(opt, outdir):
-    if subprocess.run(["which", "valgrind"], capture_output=True).returncode:
-        sys.exit("compile_time: --instructions needs valgrind (scripts/install-deps.sh installs it)")
+    bt.require_valgrind("compile_time")
     src = outdir / "one-line.c"
     src.write_text("int main(void) { return 0; }\n")
-    print(f"instructions executed for a one-line C program ({opt}), "
-          "including every process started:")
-    print(f"{'compiler':<24} {'-c (millions)':>14} {'ratio':>6} {'link (millions)':>16} {'ratio':>6}")
-    base = None
+    rows, base = [], None
     for name, (cc, flags) in CONFIGS.items():
-        compile_only = instructions([cc(False), opt] + flags + ["-c", str(src), "-o", "one.o"], outdir)
-        link = instructions([cc(False), opt] + flags + [str(src), "-o", "one"], outdir)
-        base = base or (compile_only, link)
-        print(f"{name:<24} {compile_only / 1e6:14.1f} {compile_only / base[0]:6.3f} "
-              f"{link / 1e6:16.1f} {link / base[1]:6.3f}")
+        counts = [sum(n for _, n in bt.callgrind([cc(False), opt] + flags + args, cwd=outdir))
+                  for args in (["-c", str(src), "-o", "one.o"], [str(src), "-o", "one"])]
+        base = base or counts
+        rows.append([name] + [x for c, c0 in zip(counts, base)
+                              for x in (f"{c / 1e6:.1f}", bt.ratio(c / c0))])
+    print(f"Instructions executed for a one-line C program ({opt}), every process "
+          "started included (callgrind); ratios to clang-19's.\n")
+    print(bt.markdown_table(["compiler", "-c (millions)", "ratio", "link (millions)", "ratio"],
+                           rows))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--repeat", type=int, default=3, help="repetitions (default 3)")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds (default 3)")
     ap.add_argument("--opt", default="-O2", help="optimization flag (default -O2)")
     ap.add_argument("--instructions", action="store_true",
                     help="count the instructions of a one-line compile instead (valgrind)")
     args = ap.parse_args()
-    out = Path(tempfile.mkdtemp(prefix="divcc-bench-"))
-    try:
+    tools.require_build("compile_time")
+    with bt.work_folder("bench") as out:
         if args.instructions:
             count_instructions(args.opt, out)
         else:
             time_corpus(args, out)
-    finally:
-        shutil.rmtree(out, ignore_errors=True)
-
-
-def time_corpus(args, out):
-    configs = CONFIGS
-    times = {name: [] for name in configs}
-    for rep in range(args.repeat):
-        order = list(configs) if rep % 2 == 0 else list(reversed(configs))
-        for name in order:
-            cc, flags = configs[name]
-            times[name].append(compile_all(cc, [args.opt] + flags, out))
-        print(f"repetition {rep + 1}/{args.repeat} done", file=sys.stderr)
-    base = statistics.median(times["clang-19"])
-    print(f"compile time of the corpus ({len(corpus.programs())} programs, {args.opt}), "
-          f"median of {args.repeat}:")
-    print(f"{'compiler':<24} {'seconds':>8} {'ratio to clang-19':>18}")
-    for name in configs:
-        m = statistics.median(times[name])
-        print(f"{name:<24} {m:8.2f} {m / base:18.3f}")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,9 @@ under several seeds. For each configuration it reports:
             KiB of clang-19's code. An upper bound on how many variants
             differ: two choices can give the same code
 
+The size is a ratio (1.050: 5% more code than clang-19's); differ and
+survive are shares over the corpus's code, in percent.
+
 Usage: PYTHONPATH=tests python3 bench/diversity_table.py [--seeds N] [--markdown FILE]
 """
 
@@ -25,10 +28,9 @@ import argparse
 import itertools
 import json
 import os
-import sys
-import tempfile
 from pathlib import Path
 
+from divtest import bench as bt
 from divtest import corpus, elf, tools
 
 WINDOW = 8
@@ -60,61 +62,67 @@ def drawn_bits(log):
                for line in log.read_text().splitlines() if line.strip())
 
 
+def transformations():
+    """The transformations divcc --help lists."""
+    return [line.split()[0] for line in
+            tools.check([tools.divcc(False), "--help"]).decode().split("Transformations:\n")[1]
+            .split("\n\n")[0].splitlines()]
+
+
+def diversity_row(name, flags, progs, seeds, base, work):
+    """(name, size, differ, survive, bits) of one configuration, its
+    variants built under seeds seeds."""
+    def variants(prog):
+        texts, bits = [], 0.0
+        for seed in range(seeds):
+            out = work / name / prog.name / str(seed)
+            out.mkdir(parents=True, exist_ok=True)
+            log = out / "entropy.log"
+            env = dict(os.environ, DIVCC_ENTROPY_LOG=str(log))
+            exe = build(prog, tools.divcc(prog.is_cxx),
+                        flags + [f"-frandom-seed=table-{seed}"], out, env)
+            texts.append(elf.code_bytes(exe))
+            bits += drawn_bits(log)
+        return texts, bits / seeds
+
+    results = corpus.parallel(variants, progs)
+    per_prog = [texts for texts, _ in results]
+    pairs = [(x, y) for texts in per_prog for x, y in itertools.combinations(texts, 2)]
+    return (name, sum(len(t[0]) for t in per_prog) / base,
+            sum(differ(x, y) for x, y in pairs) / len(pairs),
+            sum(survive(x, y) for x, y in pairs) / len(pairs),
+            sum(bits for _, bits in results))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=4, help="variants per configuration (default 4)")
     ap.add_argument("--markdown", help="also write the table to this Markdown file")
     args = ap.parse_args()
+    tools.require_build("diversity_table")
 
-    names = [line.split()[0] for line in
-             tools.check([tools.divcc(False), "--help"]).decode().split("Transformations:\n")[1]
-             .split("\n\n")[0].splitlines()]
-    configs = [(n, [f"-fdiversify={n}"]) for n in names]
+    configs = [(n, [f"-fdiversify={n}"]) for n in transformations()]
     configs += [("default", ["-fdiversify"]), ("all", ["-fdiversify=all"])]
-
-    work = Path(tempfile.mkdtemp(prefix="divcc-diversity-"))
     progs = corpus.programs()
+    with bt.work_folder("diversity") as work:
+        def baseline(prog):
+            return len(elf.code_bytes(build(prog, tools.clang(prog.is_cxx), [],
+                                            work / "clang" / prog.name)))
 
-    def baseline(prog):
-        return len(elf.code_bytes(build(prog, tools.clang(prog.is_cxx), [],
-                                        work / "clang" / prog.name)))
+        base = sum(corpus.parallel(baseline, progs))
+        rows = []
+        for name, flags in configs:
+            rows.append(diversity_row(name, flags, progs, args.seeds, base, work))
+            bt.log(f"{name}: done")
 
-    base = sum(corpus.parallel(baseline, progs))
-    rows = []
-    for name, flags in configs:
-        def variants(prog):
-            texts, bits = [], 0.0
-            for seed in range(args.seeds):
-                out = work / name / prog.name / str(seed)
-                out.mkdir(parents=True, exist_ok=True)
-                log = out / "entropy.log"
-                env = dict(os.environ, DIVCC_ENTROPY_LOG=str(log))
-                exe = build(prog, tools.divcc(prog.is_cxx),
-                            flags + [f"-frandom-seed=table-{seed}"], out, env)
-                texts.append(elf.code_bytes(exe))
-                bits += drawn_bits(log)
-            return texts, bits / args.seeds
-
-        results = corpus.parallel(variants, progs)
-        per_prog = [texts for texts, _ in results]
-        bits = sum(b for _, b in results)
-        size = sum(len(t[0]) for t in per_prog) / base
-        pairs = [(a, b) for texts in per_prog for a, b in itertools.combinations(texts, 2)]
-        d = sum(differ(a, b) for a, b in pairs) / len(pairs)
-        s = sum(survive(a, b) for a, b in pairs) / len(pairs)
-        rows.append((name, size, d, s, bits))
-        print(f"{name}: done", file=sys.stderr)
-
-    header = (f"Corpus: {len(progs)} programs, -O2, {args.seeds} seeds per configuration; "
-              f"clang-19 .text total {base} bytes.\n\n"
-              "| transformations | size vs clang-19 | bytes that differ | "
-              "8-byte windows surviving | entropy (bits) | bits per KiB |\n"
-              "| --- | ---: | ---: | ---: | ---: | ---: |\n")
-    table = header + "".join(
-        f"| {n} | {size:.3f} | {d:.1%} | {s:.1%} | {bits:,.0f} | "
-        f"{bits / (base / 1024):,.1f} |\n"
-        for n, size, d, s, bits in rows)
+    table = (f"Corpus: {len(progs)} programs, -O2, {args.seeds} seeds per configuration; "
+             f"clang-19 .text total {base} bytes.\n\n" +
+             bt.markdown_table(["transformations", "size vs clang-19", "bytes that differ",
+                                "8-byte windows surviving", "entropy (bits)", "bits per KiB"],
+                               [[n, f"{size:.3f}", f"{d:.1%}", f"{s:.1%}", f"{bits:,.0f}",
+                                 f"{bits / (base / 1024):,.1f}"]
+                                for n, size, d, s, bits in rows], align="lrrrrr") + "\n")
     print(table)
     if args.markdown:
         Path(args.markdown).write_text(

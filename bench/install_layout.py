@@ -13,9 +13,9 @@ For each benchmark:
   4. with --instructions, cachegrind's counts of the workload (overhead.py's
      shorter counted run) for the golden master and each install:
      instructions, and estimated cycles from its cache and branch
-     simulation, cachegrind's classic estimate
-         cycles = Ir + 10 x (I1 + D1 misses + mispredicted branches)
-                     + 100 x LL misses
+     simulation, cachegrind's classic estimate (tests/divtest/bench.py)
+         cycles = Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim)
+                     + 100 x (ILmr + DLmr + DLmw)
      (valgrind's default geometry: the host's caches as cachegrind reads
      them); their ratios are the run-time cost of the new layout, free of
      machine noise;
@@ -23,87 +23,147 @@ For each benchmark:
      the installs: absolute and relative survival golden -> install and
      install -> install (mean and worst pair).
 --blocks lays out each function's blocks anew too (rerandomize --blocks).
-The table gives, per benchmark: the program's size, the golden master's
-and an install's size relative to the compile-time variant, the median
-rerandomize time, the cached build time and their ratio, and the
-instruction ratios install/golden (mean and worst).
+The table gives, per benchmark:
+  size               the compile-time variant's file, in bytes
+  golden, install    the golden master's file and an install's (mean)
+                     relative to the compile-time variant's
+  install/golden     the largest install's file over the golden master's
+  rerandomize        the median seconds of one divtool rerandomize
+  compile            the seconds of the cached compile-time build
+  cheaper            compile / rerandomize: how many times cheaper an
+                     install is than a compile-time variant
+  instructions, cycles (--instructions)
+                     an install's count over the golden master's, mean
+                     and worst install: 1.0000 is no run-time cost
+  survival (--survival)
+                     percent of the first binary's gadgets surviving in
+                     the second, mean and worst pair
 
   PYTHONPATH=tests python3 bench/install_layout.py --installs 5 --instructions
   PYTHONPATH=tests python3 bench/install_layout.py --blocks --survival --instructions
 """
 
-import json
-
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
-import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from overhead import BENCHMARKS, count_instructions, make_input  # noqa: E402
+from divtest import bench as bt
+from divtest import tools
 
-from divtest import tools  # noqa: E402
+import survival
+from workloads import BENCHMARKS
 
 SINGLE_PROGRAM = ["sqlite", "lz4", "xz", "secp256k1", "leveldb"]
 
 
-def log(msg):
-    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
-
-
-def build(bench, flags, out, env=None):
+@contextlib.contextmanager
+def environment(extra):
+    """os.environ with extra added, for the project builds' environment."""
     saved = dict(os.environ)
-    os.environ.update(env or {})
+    os.environ.update(extra)
     try:
-        started = time.perf_counter()
-        program = bench.build(tools.divcc(False), tools.divcc(True), flags, out)
-        return program, time.perf_counter() - started
+        yield
     finally:
         os.environ.clear()
         os.environ.update(saved)
 
 
+def build(bench, flags, out, env=None):
+    """(the program built by divcc with flags, the build's wall seconds)."""
+    with environment(env or {}), bt.Stopwatch() as w:
+        program = bench.build(tools.divcc(False), tools.divcc(True), flags, out)
+    return program, w.wall
+
+
 def rerandomize(key, install, golden, out, blocks):
-    started = time.perf_counter()
-    p = subprocess.run([tools.divtool_path(), "rerandomize", "--seed-file", str(key),
-                        "--install", install, str(golden), "-o", str(out)]
-                       + (["--blocks"] if blocks else []),
-                       capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"rerandomize {golden}: {p.stderr}")
-    return time.perf_counter() - started, p.stderr.strip()
+    """(wall seconds, divtool rerandomize's summary line)."""
+    r = bt.run([tools.divtool_path(), "rerandomize", "--seed-file", key, "--install", install,
+               golden, "-o", out] + (["--blocks"] if blocks else []))
+    return r.wall, r.stderr.strip()
 
 
-def estimated_cycles(c):
-    """cachegrind's classic cycle estimate from run_cachegrind's counts."""
-    return (c["instructions"] + 10 * (c["I1 misses"] + c["D1 misses"] + c["mispredicts"])
-            + 100 * c["LL misses"])
-
-
-def survival(golden, installs):
-    """divtool audit --matrix over golden and installs: mean and worst
-    absolute and relative survival from the golden master to each install,
-    and between every ordered pair of installs, in percent."""
-    p = subprocess.run([tools.divtool_path(), "audit", "--matrix", "--json", "--no-progress",
-                        str(golden), *map(str, installs)], capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError(f"audit --matrix: {p.stderr[-300:]}")
-    matrix = json.loads(p.stdout)["matrix"]
-    n = len(installs) + 1
-    pairs = {"golden->install": [(0, b) for b in range(1, n)],
-             "install->install": [(a, b) for a in range(1, n) for b in range(1, n) if a != b]}
+def instruction_ratios(bench, golden, installs, data, work):
+    """{"instructions mean", "instructions worst", "cycles mean", "cycles
+    worst"}: each install's count over the golden master's."""
+    counts = []
+    for label, program in [("golden", golden)] + [(p.name, p) for p in installs]:
+        counts.append(bench.count(program, data, work, simulate=True))
+        bt.log(f"{bench.name}: {label}: " + ", ".join(f"{v:,} {k}" for k, v in counts[-1].items()))
     row = {}
-    for pair, cells in pairs.items():
-        for kind, key in (("absolute", "survival"), ("relative", "relative_survival")):
-            shares = [100.0 * matrix[key][a][b] for a, b in cells]
-            row[f"{pair} {kind} mean"] = statistics.mean(shares)
-            row[f"{pair} {kind} worst"] = max(shares)
+    for what, measure in (("instructions", lambda c: c["instructions"]),
+                          ("cycles", bt.estimated_cycles)):
+        base = measure(counts[0])
+        ratios = [measure(c) / base for c in counts[1:]]
+        row[f"{what} mean"] = statistics.mean(ratios)
+        row[f"{what} worst"] = max(ratios)
     return row
+
+
+def measure(bench, args, key, data, work):
+    """The benchmark's row of the table."""
+    bench.make_inputs(data)
+    bt.log(f"{bench.name}: building the golden master")
+    golden, _ = build(bench, ["-O2", "-fdiversify-golden", "-frandom-seed=golden"],
+                      work / "golden")
+    cache = {"DIVCC_CACHE_DIR": str(work / "cache")}
+    bt.log(f"{bench.name}: building two compile-time variants, the second from a warm cache")
+    build(bench, ["-O2", "-frandom-seed=variant-a"], work / "variant-a", cache)
+    variant, compile_seconds = build(bench, ["-O2", "-frandom-seed=variant-b"],
+                                     work / "variant-b", cache)
+    installs, seconds = [], []
+    for i in range(1, args.installs + 1):
+        out = work / f"install-{i}"
+        s, summary = rerandomize(key, f"install-{i}", golden, out, args.blocks)
+        seconds.append(s)
+        installs.append(out)
+        bt.log(f"{bench.name}: install-{i}: {s:.2f} s; {summary}")
+    for program in installs:
+        bench.run(program, data, work, rounds=1)  # each install runs the workload
+    size = variant.stat().st_size
+    row = {"benchmark": bench.name, "size": size,
+           "golden": golden.stat().st_size / size,
+           "install": statistics.mean(p.stat().st_size for p in installs) / size,
+           "install/golden": max(p.stat().st_size for p in installs) / golden.stat().st_size,
+           "rerandomize": statistics.median(seconds),
+           "compile": compile_seconds}
+    row["cheaper"] = row["compile"] / row["rerandomize"]
+    if args.instructions:
+        row.update(instruction_ratios(bench, golden, installs, data, work))
+    if args.survival:
+        row.update(survival.matrix_survival(golden, installs))
+    return row
+
+
+def cell(column, value):
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return f"{value:,}"
+    if column == "cheaper":
+        return f"{value:.1f}x"
+    if column in ("rerandomize", "compile") or "->" in column:
+        return f"{value:.2f}"
+    return f"{value:.4f}"
+
+
+def report(rows, args):
+    columns = ["benchmark", "size", "golden", "install", "install/golden", "rerandomize",
+               "compile", "cheaper"]
+    if args.instructions:
+        columns += ["instructions mean", "instructions worst", "cycles mean", "cycles worst"]
+    if args.survival:
+        columns += [f"{pair} {kind} {stat}" for pair in ("golden->install", "install->install")
+                    for kind in ("absolute", "relative") for stat in ("mean", "worst")]
+    return (f"\n{args.installs} installs per golden master"
+            f"{' with --blocks' if args.blocks else ''}; sizes relative to the "
+            "compile-time variant's file (install/golden: the largest install's); "
+            "times in seconds (wall clock); instructions and estimated cycles of "
+            "each install over the golden master's; survival in % of the "
+            "attacker's binary's gadgets\n\n" +
+            bt.markdown_table(columns, [[cell(c, r[c]) for c in columns] for r in rows]))
 
 
 def main():
@@ -124,96 +184,22 @@ def main():
         if n not in SINGLE_PROGRAM:
             sys.exit(f"install_layout: {n!r} is not one of {', '.join(SINGLE_PROGRAM)}")
     tools.require_build("install_layout")
-    root = Path(tempfile.mkdtemp(prefix="divcc-install-bench-"))
-    key = root / "key"
-    key.write_bytes(os.urandom(32))
-    key.chmod(0o600)
-    data = root / "data"
-    data.mkdir()
+    if args.instructions:
+        bt.require_valgrind("install_layout")
     rows = []
-    try:
+    with bt.work_folder("install-bench") as root:
+        key = root / "key"
+        key.write_bytes(os.urandom(32))
+        key.chmod(0o600)
+        data = root / "data"
+        data.mkdir()
         for n in names:
             bench = BENCHMARKS[n].for_counting() if args.instructions else BENCHMARKS[n]
             work = root / n
             work.mkdir()
-            for fname, size, kind in bench.inputs:
-                if not (data / fname).exists():
-                    make_input(data / fname, size, kind)
-            log(f"{n}: building the golden master")
-            golden, _ = build(bench, ["-O2", "-fdiversify-golden", "-frandom-seed=golden"],
-                              work / "golden")
-            cache = {"DIVCC_CACHE_DIR": str(work / "cache")}
-            log(f"{n}: building two compile-time variants, the second from a warm cache")
-            build(bench, ["-O2", "-frandom-seed=variant-a"], work / "variant-a", cache)
-            variant, compile_seconds = build(bench, ["-O2", "-frandom-seed=variant-b"],
-                                             work / "variant-b", cache)
-            installs, seconds = [], []
-            for i in range(1, args.installs + 1):
-                out = work / f"install-{i}"
-                s, summary = rerandomize(key, f"install-{i}", golden, out, args.blocks)
-                seconds.append(s)
-                installs.append(out)
-                log(f"{n}: install-{i}: {s:.2f} s; {summary}")
-            for program in installs:
-                cmd = bench.command(program, data)
-                fin = open(bench.stdin, "rb") if bench.stdin else subprocess.DEVNULL
-                shutil.rmtree(data / "leveldb-db", ignore_errors=True)
-                p = subprocess.run(cmd, stdin=fin, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE, cwd=work)
-                if p.returncode != 0:
-                    raise RuntimeError(f"{program} failed the workload: {p.stderr[-300:]}")
-            row = {"benchmark": n, "size": variant.stat().st_size,
-                   "golden": golden.stat().st_size / variant.stat().st_size,
-                   "install": statistics.mean(p.stat().st_size for p in installs)
-                   / variant.stat().st_size,
-                   "install/golden": max(p.stat().st_size for p in installs)
-                   / golden.stat().st_size,
-                   "rerandomize": statistics.median(seconds),
-                   "compile": compile_seconds}
-            row["cheaper"] = row["compile"] / row["rerandomize"]
-            if args.instructions:
-                builds = {("golden", 0): golden}
-                builds.update({("install", i): p for i, p in enumerate(installs)})
-                counts = count_instructions(bench, builds, data, work, misses=True)
-                for what, measure in (("instructions", lambda c: c["instructions"]),
-                                      ("cycles", estimated_cycles)):
-                    base = measure(counts[("golden", 0)])
-                    ratios = [measure(counts[("install", i)]) / base
-                              for i in range(len(installs))]
-                    row[f"{what} mean"] = statistics.mean(ratios)
-                    row[f"{what} worst"] = max(ratios)
-            if args.survival:
-                row.update(survival(golden, installs))
-            rows.append(row)
+            rows.append(measure(bench, args, key, data, work))
             shutil.rmtree(work, ignore_errors=True)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-
-    columns = ["benchmark", "size", "golden", "install", "install/golden", "rerandomize",
-               "compile", "cheaper"]
-    if args.instructions:
-        columns += ["instructions mean", "instructions worst", "cycles mean", "cycles worst"]
-    if args.survival:
-        columns += [f"{pair} {kind} {stat}" for pair in ("golden->install", "install->install")
-                    for kind in ("absolute", "relative") for stat in ("mean", "worst")]
-    print(f"\n{args.installs} installs per golden master"
-          f"{' with --blocks' if args.blocks else ''}; sizes relative to the "
-          "compile-time variant's file (install/golden: the largest install's); "
-          "times in seconds (wall clock); instructions and estimated cycles of "
-          "each install over the golden master's; survival in % of the "
-          "attacker's binary's gadgets\n")
-    print("| " + " | ".join(columns) + " |")
-    print("| " + " | ".join("---" for _ in columns) + " |")
-    for r in rows:
-        cells = []
-        for c in columns:
-            v = r[c]
-            cells.append(v if isinstance(v, str) else
-                         f"{v:,}" if isinstance(v, int) else
-                         f"{v:.1f}x" if c == "cheaper" else
-                         f"{v:.2f}" if c in ("rerandomize", "compile") or "->" in c
-                         else f"{v:.4f}")
-        print("| " + " | ".join(cells) + " |")
+    print(report(rows, args))
 
 
 if __name__ == "__main__":

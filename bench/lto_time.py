@@ -29,15 +29,19 @@ alone.
          generated at link time)
   expat  .libs/libexpat.so (the library; its objects are bitcode)
 
-Budgets, stated next to the numbers, not asserted: the build with
--fdiversify at most 1.15x clang-19's with the same LTO mode, with
--fno-diversify at most 1.05x.
+Each ratio is a configuration's median over clang-19's with the same LTO
+mode (1.000: as long as clang-19; 1.100: 10% longer); the geometric mean
+rows sum up per mode and over all. Budgets, stated next to the numbers,
+not asserted: the build with -fdiversify at most 1.15x clang-19's with the
+same LTO mode, with -fno-diversify at most 1.05x.
 
 --instructions instead counts, with valgrind's callgrind, the instructions
 each configuration's link executes, per process (for divcc: the driver,
 which runs the code generator, and lld's two runs, symbol resolution and
-the final link): exact, whatever the machine's load. These links run with
--Wl,--thinlto-jobs=1, so that divcc runs its back ends in its own process.
+the final link): exact, whatever the machine's load; the ratio is the
+total over clang-19's. These links run with -Wl,--thinlto-jobs=1, so that
+divcc runs its back ends in its own process (a process forked from divcc
+starts with its parent's counts, which callgrind would count twice).
 
   export PYTHONPATH=$PWD/tests                    # from the repository's root
   python3 bench/lto_time.py                       # 10 to 13 minutes on 2 cores
@@ -47,18 +51,14 @@ the final link): exact, whatever the machine's load. These links run with
 """
 
 import argparse
-import math
 import os
 import re
 import shlex
-import shutil
-import statistics
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
+from divtest import bench as bt
 from divtest import projects, tools
 
 MODES = ["thin", "full"]
@@ -124,164 +124,113 @@ def configurations(mode, work):
                                   f"-fdiversify -fdiversify-seed-file={seed}")}
 
 
-def log(msg):
-    print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
-
-
 def link_env(divcc_options):
-    env = dict(os.environ)
-    env.pop("DIVCC_OPTIONS", None)
-    if divcc_options:
-        env["DIVCC_OPTIONS"] = divcc_options
-    return env
-
-
-def run_timed(cmd, cwd, divcc_options):
-    """(CPU seconds (user + system) of cmd and its children, wall seconds)."""
-    start = time.perf_counter()
-    p = subprocess.Popen(cmd, cwd=cwd, env=link_env(divcc_options),
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    err = p.stderr.read().decode(errors="replace")
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - start
-    p.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        raise RuntimeError(f"{shlex.join(cmd)} (in {cwd}) failed ({code}): {err[-400:]}")
-    return usage.ru_utime + usage.ru_stime, wall
-
-
-def children_cpu_seconds():
-    import resource
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    """The environment of a link run again by hand: tools.environment()
+    with divcc_options in DIVCC_OPTIONS."""
+    return tools.environment(**({"DIVCC_OPTIONS": divcc_options} if divcc_options else {}))
 
 
 def build(name, cc, cxx, flags, divcc_options, bdir):
     """CPU seconds of one whole build (every process it ran), -j1."""
-    before = children_cpu_seconds()
     try:
-        projects.build(name, cc, cxx, flags, bdir, jobs=1, divcc_options=divcc_options)
+        with bt.Stopwatch() as w:
+            projects.build(name, cc, cxx, flags, bdir, jobs=1, divcc_options=divcc_options)
     except projects.BuildError as e:
         opts = f" (DIVCC_OPTIONS={divcc_options})" if divcc_options else ""
         raise SystemExit(f"lto_time: {name} with {cc} {shlex.join(flags)}{opts} failed: {e}\n"
                          f"  log: {e.log}\n{projects.tail(e.log) if e.log else ''}")
-    return children_cpu_seconds() - before
+    return w.cpu
 
 
 def smoke(name, bdir, what):
-    r = subprocess.run(["sh", "-c", SMOKE[name]], cwd=bdir, capture_output=True, text=True)
+    r = bt.run(["sh", "-c", SMOKE[name]], cwd=bdir, check=False)
     if r.returncode:
         raise SystemExit(f"lto_time: the {what} build of {name} does not work "
                          f"({SMOKE[name]!r} in {bdir} failed): {r.stderr[-300:]}")
 
 
 def time_mode(name, mode, args, work):
-    """{config: {"build": [cpu...], "link": [cpu...], "link wall": [...]}}."""
+    """{config: {"build": [cpu...], "link": [cpu...], "link wall": [...]}}:
+    the whole builds, then the main link alone, the configurations taking
+    turns."""
     configs = configurations(mode, work)
     names = list(configs)
     dirs = {c: work / f"{name}-{mode}-{c.replace(' ', '_')}" for c in names}
-    times = {c: {"build": [], "link": [], "link wall": []} for c in names}
-    for r in range(args.rounds):
-        for c in names[r % len(names):] + names[:r % len(names)]:
-            cc, cxx, flags, opts = configs[c]
-            times[c]["build"].append(build(name, cc, cxx, flags, opts, dirs[c]))
-            if r == 0:
-                smoke(name, dirs[c], f"{c} -flto={mode}")
-        log(f"{name} -flto={mode}: build round {r + 1}/{args.rounds}: " +
-            ", ".join(f"{c} {times[c]['build'][-1]:.2f} s" for c in names))
+    smoked = set()
+
+    def build_once(c):
+        cc, cxx, flags, opts = configs[c]
+        cpu = build(name, cc, cxx, flags, opts, dirs[c])
+        if c not in smoked:
+            smoke(name, dirs[c], f"{c} -flto={mode}")
+            smoked.add(c)
+        return cpu
+
+    builds = bt.interleaved(names, args.rounds, build_once, lambda r, latest: bt.log(
+        f"{name} -flto={mode}: build round {r + 1}/{args.rounds}: " +
+        ", ".join(f"{c} {t:.2f} s" for c, t in latest.items())))
     link = LINKS[name]
     commands = {c: link.command(dirs[c], configs[c][:2]) for c in names}
-    for r in range(args.link_rounds):
-        for c in names[r % len(names):] + names[:r % len(names)]:
-            cpu, wall = run_timed(commands[c], dirs[c] / link.cwd, configs[c][3])
-            times[c]["link"].append(cpu)
-            times[c]["link wall"].append(wall)
-    log(f"{name} -flto={mode}: link of {link.label}: " +
-        ", ".join(f"{c} {statistics.median(times[c]['link']):.2f} s" for c in names))
+
+    def link_once(c):
+        r = bt.run(commands[c], cwd=dirs[c] / link.cwd, env=link_env(configs[c][3]))
+        return r.cpu, r.wall
+
+    links = bt.interleaved(names, args.link_rounds, link_once)
+    times = {c: {"build": builds[c], "link": [cpu for cpu, _ in links[c]],
+                 "link wall": [wall for _, wall in links[c]]} for c in names}
+    bt.log(f"{name} -flto={mode}: link of {link.label}: " +
+          ", ".join(f"{c} {bt.median(times[c]['link']):.2f} s" for c in names))
     return times
-
-
-def geomean(xs):
-    xs = [x for x in xs if x]
-    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
 
 
 def budget_note(config, ratio):
     if config not in BUDGETS:
         return ""
-    b = BUDGETS[config]
-    return f"≤ {b:.2f}: {'met' if ratio <= b else 'over'}"
+    limit = BUDGETS[config]
+    return f"≤ {limit:.2f}: {'met' if ratio <= limit else 'over'}"
 
 
 def report(results, args):
     """The table, as markdown."""
-    out = [f"LTO build time (CPU seconds, user + system, -j1), median of {args.rounds} "
-           f"builds; link: the main LTO link alone, median of {args.link_rounds}. "
-           "Ratios to clang-19 with the same LTO mode.", "",
-           "| project | mode | configuration | build s | build ratio | budget | "
-           "link s | link ratio | link wall s | link wall ratio |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    ratios = {}
+    rows, ratios = [], {}
     for (name, mode), times in results.items():
-        med = {c: {k: statistics.median(v) for k, v in t.items()} for c, t in times.items()}
+        med = {c: {k: bt.median(v) for k, v in t.items()} for c, t in times.items()}
         base = med["clang-19"]
         for c, m in med.items():
             rb, rl, rw = (m[k] / base[k] for k in ("build", "link", "link wall"))
             if c != "clang-19":
                 ratios.setdefault((c, mode), []).append((rb, rl, rw))
                 ratios.setdefault((c, "all"), []).append((rb, rl, rw))
-            out.append(f"| {name} | {mode} | {c} | {m['build']:.2f} | {rb:.3f} | "
-                       f"{budget_note(c, rb)} | {m['link']:.2f} | {rl:.3f} | "
-                       f"{m['link wall']:.2f} | {rw:.3f} |")
+            rows.append([name, mode, c, f"{m['build']:.2f}", f"{rb:.3f}", budget_note(c, rb),
+                         f"{m['link']:.2f}", f"{rl:.3f}", f"{m['link wall']:.2f}", f"{rw:.3f}"])
     modes = sorted({mode for _, mode in results}, key=MODES.index)
     for group in modes + (["all"] if len(modes) > 1 else []):
         for c in BUDGETS:
             rs = ratios.get((c, group))
-            if not rs:
-                continue
-            g = [geomean([r[i] for r in rs]) for i in range(3)]
-            out.append(f"| geometric mean | {group} | {c} | | {g[0]:.3f} | {budget_note(c, g[0])} | "
-                       f"| {g[1]:.3f} | | {g[2]:.3f} |")
-    out += ["", "Budgets (stated, not asserted): with -fdiversify the LTO build at most "
-            "1.15x clang-19's with the same LTO mode, with -fno-diversify at most 1.05x."]
-    return "\n".join(out) + "\n"
-
-
-def callgrind_processes(cmd, cwd, divcc_options, logdir):
-    """[(executable, instructions)] of cmd and every process it started,
-    in the order they started."""
-    for old in logdir.glob("callgrind.*"):
-        old.unlink()
-    r = subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes",
-                        f"--callgrind-out-file={logdir / 'callgrind.%p'}"] + cmd,
-                       cwd=cwd, env=link_env(divcc_options), capture_output=True, text=True)
-    if r.returncode:
-        raise SystemExit(f"lto_time: {shlex.join(cmd)} under callgrind failed: {r.stderr[-400:]}")
-    procs = []
-    for f in logdir.glob("callgrind.*"):
-        text = f.read_text(errors="replace")
-        m = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
-        exe = re.search(r"^cmd:\s+(\S+)", text, re.M)
-        pid = int(f.name.split(".")[1])
-        procs.append((pid, Path(exe.group(1)).name if exe else "?", int(m.group(1)) if m else 0))
-    return [(exe, n) for _, exe, n in sorted(procs)]
+            if rs:
+                g = [bt.geomean([r[i] for r in rs]) for i in range(3)]
+                rows.append(["geometric mean", group, c, "", f"{g[0]:.3f}",
+                             budget_note(c, g[0]), "", f"{g[1]:.3f}", "", f"{g[2]:.3f}"])
+    return "\n".join([
+        f"LTO build time (CPU seconds, user + system, -j1), median of {args.rounds} "
+        f"builds; link: the main LTO link alone, median of {args.link_rounds}. "
+        "Ratios to clang-19 with the same LTO mode.", "",
+        bt.markdown_table(["project", "mode", "configuration", "build s", "build ratio", "budget",
+                          "link s", "link ratio", "link wall s", "link wall ratio"], rows), "",
+        "Budgets (stated, not asserted): with -fdiversify the LTO build at most "
+        "1.15x clang-19's with the same LTO mode, with -fno-diversify at most 1.05x."]) + "\n"
 
 
 def count_instructions(args, work):
-    if shutil.which("valgrind") is None:
-        sys.exit("lto_time: --instructions needs valgrind (scripts/install-deps.sh installs it)")
-    logdir = work / "callgrind"
-    logdir.mkdir()
-    print("instructions executed by the main LTO link (millions), every process; "
-          "for divcc, lld runs twice (1: symbol resolution, 2: the final link) and "
-          "the driver generates the code in between")
-    print(f"{'project':<8} {'mode':<5} {'configuration':<22} {'total':>9} {'ratio':>6}  per process")
+    """The table of the instructions each configuration's main link
+    executes, per process, counted by callgrind."""
+    bt.require_valgrind("lto_time")
+    rows = []
     for name in args.projects:
         for mode in args.modes:
-            configs = configurations(mode, work)
             base = None
-            for c, (cc, cxx, flags, opts) in configs.items():
+            for c, (cc, cxx, flags, opts) in configurations(mode, work).items():
                 bdir = work / f"{name}-{mode}-{c.replace(' ', '_')}"
                 build(name, cc, cxx, flags, opts, bdir)
                 link = LINKS[name]
@@ -289,11 +238,21 @@ def count_instructions(args, work):
                 # with its parent's counts (callgrind's state is copied),
                 # which would be counted twice.
                 cmd = link.command(bdir, (cc, cxx)) + ["-Wl,--thinlto-jobs=1"]
-                procs = callgrind_processes(cmd, bdir / link.cwd, opts, logdir)
+                try:
+                    procs = bt.callgrind(cmd, cwd=bdir / link.cwd, env=link_env(opts))
+                except bt.CommandFailed as e:
+                    sys.exit(f"lto_time: under callgrind: {e}")
                 total = sum(n for _, n in procs)
                 base = base or total
-                print(f"{name:<8} {mode:<5} {c:<22} {total / 1e6:9.1f} {total / base:6.3f}  " +
-                      ", ".join(f"{exe} {n / 1e6:.1f}" for exe, n in procs), flush=True)
+                rows.append([name, mode, c, f"{total / 1e6:.1f}", f"{total / base:.3f}",
+                             ", ".join(f"{exe} {n / 1e6:.1f}" for exe, n in procs)])
+                bt.log(f"{name} -flto={mode} {c}: " + " | ".join(rows[-1][3:]))
+    return ("Instructions executed by the main LTO link (millions), every process; "
+            "for divcc, lld runs twice (1: symbol resolution, 2: the final link) and "
+            "the driver generates the code in between; ratio: the total over "
+            "clang-19's.\n\n" +
+            bt.markdown_table(["project", "mode", "configuration", "total", "ratio",
+                              "per process"], rows) + "\n")
 
 
 def fingerprint(path):
@@ -314,7 +273,8 @@ def main():
                     help="runs of the main link per configuration (default 5)")
     ap.add_argument("--instructions", action="store_true",
                     help="count the instructions of each main link instead (valgrind)")
-    ap.add_argument("--markdown", help="also write the table to this file")
+    ap.add_argument("--markdown", help="also write the table to this file (with "
+                    "--instructions too)")
     ap.add_argument("--keep", action="store_true", help="keep the build folder")
     args = ap.parse_args()
     args.projects = [p for p in args.projects.split(",") if p]
@@ -341,26 +301,17 @@ def main():
             sys.exit(f"lto_time: cannot fetch {p}: {e}")
 
     divcc_before = fingerprint(divcc)
-    work = Path(tempfile.mkdtemp(prefix="divcc-lto-time-"))
-    started = time.time()
-    try:
+    with bt.work_folder("lto-time", args.keep) as work:
         if args.instructions:
-            count_instructions(args, work)
+            text = count_instructions(args, work)
         else:
-            results = {}
-            for name in args.projects:
-                for mode in args.modes:
-                    results[(name, mode)] = time_mode(name, mode, args, work)
+            results = {(name, mode): time_mode(name, mode, args, work)
+                       for name in args.projects for mode in args.modes}
             text = report(results, args)
-            print(text)
-            if args.markdown:
-                Path(args.markdown).write_text(text)
-    finally:
-        if args.keep:
-            log(f"builds kept in {work}")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    log(f"done in {(time.time() - started) / 60:.1f} minutes")
+        print(text)
+        if args.markdown:
+            Path(args.markdown).write_text(text)
+    bt.log(f"done in {bt.elapsed_minutes():.1f} minutes")
     if fingerprint(divcc) != divcc_before:
         sys.exit(f"lto_time: {divcc} changed during the run: the numbers mix two "
                  "builds of divcc; run again")

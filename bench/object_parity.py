@@ -18,11 +18,12 @@ naming the file, the flags and the first differing byte."""
 import argparse
 import concurrent.futures
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from divtest import bench as bt
+from divtest import tools
 from divtest.corpus import CORPUS
 from divtest.tools import ROOT, TRANSFORMATIONS
 
@@ -55,7 +56,7 @@ def compile_one(compiler, source, flags, out, link):
         cmd.insert(1, "-c")
     else:
         cmd += ["-lm", "-lpthread"]
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = bt.run(cmd, check=False)
     if p.returncode:
         return f"{' '.join(cmd)} failed:\n{p.stderr}"
     return None
@@ -70,14 +71,17 @@ def first_difference(a, b):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--reference", required=True, type=Path,
                     help="divcc of the build to compare with")
-    ap.add_argument("--candidate", type=Path,
-                    default=Path(os.environ.get("DIVCC_BUILD_DIR",
-                                                ROOT / "build")) / "divcc")
-    ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--candidate", type=Path, default=Path(tools.divcc()),
+                    help="divcc of the build under test (default: $DIVCC_BUILD_DIR/divcc, "
+                         "else build/divcc)")
+    ap.add_argument("--seeds", type=int, default=3,
+                    help="seeds of the linked -fdiversify=all configuration (default 3)")
+    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count(),
+                    help="compiles at a time (default: the number of cores)")
     args = ap.parse_args()
     for c in (args.reference, args.candidate):
         if not os.access(c, os.X_OK):

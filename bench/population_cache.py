@@ -18,24 +18,26 @@ run for each variant.
   warm    the same, with the cache filled beforehand by one variant (not
           timed): every variant hits
 
-Repetitions alternate the order; the median is reported. Prints one table;
-the ratios are the result, the seconds only context."""
+The configurations take turns, the order rotating every repetition; each
+one's time is the median wall time (the variants build -j at a time) of
+its repetitions. Prints one table: the ratios, a configuration's time over
+cold's (0.400: 60% saved), are the result, the seconds only context; the
+goal is warm/cold at most 0.5.
+
+  PYTHONPATH=tests python3 bench/population_cache.py
+  PYTHONPATH=tests python3 bench/population_cache.py --count 4 --header-lines 10000"""
 
 import argparse
 import os
 import shutil
-import statistics
-import subprocess
-import sys
-import tempfile
-import time
-from pathlib import Path
 
+from divtest import bench as bt
 from divtest import sample_project, tools
 
 
 def run_population(work, name, count, env_cache, jobs, prime=False):
-    """Times one `divtool population --count COUNT` in a fresh directory."""
+    """The wall seconds of one `divtool population --count COUNT` in a
+    fresh directory (after one untimed variant, with prime)."""
     out = work / name
     shutil.rmtree(out, ignore_errors=True)
     env = tools.environment()
@@ -43,18 +45,21 @@ def run_population(work, name, count, env_cache, jobs, prime=False):
         env["DIVCC_CACHE_DIR"] = env_cache
 
     def populate(n):
-        subprocess.run([tools.divtool_path(), "population", "--count", str(n), "-j", str(jobs),
-                        "--out", str(out), "--seed-file", str(work / "key"),
-                        "--source", str(work / "proj"), "--no-progress",
-                        "--", "make", "-s", "CC=divcc"],
-                       env=env, check=True, stderr=subprocess.DEVNULL)
+        return bt.run([tools.divtool_path(), "population", "--count", n, "-j", jobs,
+                      "--out", out, "--seed-file", work / "key", "--source", work / "proj",
+                      "--no-progress", "--", "make", "-s", "CC=divcc"], env=env).wall
     if prime:
         populate(1)
-    start = time.perf_counter()
-    populate(count)
-    elapsed = time.perf_counter() - start
+    elapsed = populate(count)
     shutil.rmtree(out, ignore_errors=True)
     return elapsed
+
+
+CONFIGS = {
+    "cold": dict(env_cache=""),
+    "shared": dict(env_cache=None),
+    "warm": dict(env_cache=None, prime=True),
+}
 
 
 def main():
@@ -69,38 +74,27 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=1,
                     help="variants built at a time (default 1)")
     args = ap.parse_args()
+    tools.require_build("population_cache", ("divcc", "divtool"))
 
-    work = Path(tempfile.mkdtemp(prefix="divcc-bench-population-"))
-    try:
+    with bt.work_folder("bench-population") as work:
         sample_project.write_project(work / "proj", args.functions, args.header_lines)
         (work / "key").write_bytes(os.urandom(32))
-        configs = {
-            "cold": dict(env_cache=""),
-            "shared": dict(env_cache=None),
-            "warm": dict(env_cache=None, prime=True),
-        }
-        times = {name: [] for name in configs}
-        for rep in range(args.repeat):
-            order = list(configs) if rep % 2 == 0 else list(reversed(configs))
-            for name in order:
-                elapsed = run_population(work, name, args.count, jobs=args.jobs,
-                                            **configs[name])
-                times[name].append(elapsed)
-                print(f"repetition {rep + 1}/{args.repeat}: {name} {elapsed:.1f} s",
-                      file=sys.stderr)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+        times = bt.interleaved(
+            list(CONFIGS), args.repeat,
+            lambda name: run_population(work, name, args.count, jobs=args.jobs,
+                                        **CONFIGS[name]),
+            lambda r, latest: bt.log(f"repetition {r + 1}/{args.repeat}: " + ", ".join(
+                f"{name} {t:.1f} s" for name, t in latest.items())))
 
-    cold = statistics.median(times["cold"])
+    median = {name: bt.median(ts) for name, ts in times.items()}
     print(f"divtool population --count {args.count} -j {args.jobs}: 5 files, "
           f"{args.functions} functions each, a {args.header_lines}-line header; "
-          f"median of {args.repeat}:")
-    print(f"{'front-end cache':<16} {'seconds':>8} {'per variant':>12} {'ratio to cold':>14}")
-    for name in configs:
-        m = statistics.median(times[name])
-        print(f"{name:<16} {m:8.2f} {m / args.count:12.2f} {m / cold:14.3f}")
-    warm = statistics.median(times["warm"])
-    print(f"warm/cold = {warm / cold:.3f} (goal: at most 0.5)")
+          f"median of {args.repeat}.\n")
+    print(bt.markdown_table(
+        ["front-end cache", "seconds", "per variant", "ratio to cold"],
+        [[name, f"{m:.2f}", f"{m / args.count:.2f}", bt.ratio(m / median["cold"])]
+         for name, m in median.items()]))
+    print(f"\nwarm/cold = {median['warm'] / median['cold']:.3f} (goal: at most 0.5)")
 
 
 if __name__ == "__main__":

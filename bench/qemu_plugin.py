@@ -1,5 +1,6 @@
 """The instruction-counting QEMU plugin of bench/overhead.py --target NAME
---instructions (bench/qemu/insn_count.c), built on first use.
+--instructions (bench/qemu/insn_count.c), built on first use, and
+count_instructions(), which runs a program under qemu-user with it.
 
 A QEMU plugin must be built against the plugin header of the QEMU that
 loads it, and Debian ships neither the header nor the example plugins. So
@@ -10,12 +11,14 @@ the host compiler builds insn_count.c against it. The result is cached in
 the real-world cache (tests/real-world/cache/qemu-plugin/VERSION/, or
 $DIVCC_REALWORLD_CACHE), one per QEMU version."""
 
+import re
 import subprocess
 import sys
 import tarfile
 import tempfile
 from pathlib import Path
 
+from divtest import bench as bt
 from divtest import projects
 
 SOURCE = Path(__file__).resolve().parent / "qemu" / "insn_count.c"
@@ -49,6 +52,25 @@ def insn_count_plugin(log=sys.stderr):
         if cc.returncode:
             raise RuntimeError(f"cannot build {SOURCE.name}: {cc.stderr}")
         return plugin
+
+
+# The plugin's line in qemu's log, one per process.
+QEMU_COUNT = re.compile(r"^insns: (\d+)$", re.M)
+
+
+def count_instructions(cmd, emulator, cwd=None, stdin=None):
+    """The guest instructions cmd (a program under qemu-user: emulator,
+    e.g. qemu-arm, somewhere in it, maybe after libtool's execute mode)
+    executes, summed over its processes."""
+    plugin = insn_count_plugin()
+    with tempfile.NamedTemporaryFile(prefix="divcc-qemu-", suffix=".log") as qlog:
+        at = cmd.index(emulator) + 1
+        bt.run(cmd[:at] + ["-plugin", plugin, "-d", "plugin", "-D", qlog.name] + cmd[at:],
+              cwd=cwd, stdin=stdin)
+        counts = [int(n) for n in QEMU_COUNT.findall(Path(qlog.name).read_text())]
+    if not counts:
+        raise bt.CommandFailed(f"the QEMU plugin counted nothing for {' '.join(map(str, cmd))}")
+    return sum(counts)
 
 
 def _fetch_header(version, header):

@@ -217,7 +217,7 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
 
 } // namespace
 
-int runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
+Error runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
   IntrusiveRefCntPtr<clang::DiagnosticOptions> DiagOpts =
       new clang::DiagnosticOptions();
   auto *Printer = new clang::TextDiagnosticPrinter(errs(), &*DiagOpts);
@@ -228,7 +228,7 @@ int runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
   clang::CompilerInvocation CI;
   if (!clang::CompilerInvocation::CreateFromArgs(CI, Job.Cc1Args, Diags,
                                                  clangExecutable().data()))
-    return 1;
+    return alreadyReportedError();
   const clang::CodeGenOptions &CGO = CI.getCodeGenOpts();
   setBackendCommandLine(CI);
 
@@ -236,30 +236,24 @@ int runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
   Context.setDiscardValueNames(CGO.DiscardValueNames);
 
   auto Buffer = MemoryBuffer::getFile(Job.BitcodePath);
-  if (!Buffer) {
-    printError("cannot read '" + Job.BitcodePath +
-               "': " + Buffer.getError().message());
-    return 1;
-  }
+  if (!Buffer)
+    return makeError("cannot read '" + Job.BitcodePath + "'",
+                     Buffer.getError());
   Expected<std::unique_ptr<Module>> ModuleOrErr =
       parseBitcodeFile((*Buffer)->getMemBufferRef(), Context);
-  if (!ModuleOrErr) {
-    printError("invalid bitcode from the front end: " +
-               toString(ModuleOrErr.takeError()));
-    return 1;
-  }
+  if (!ModuleOrErr)
+    return makeError("invalid bitcode from the front end: " +
+                     toString(ModuleOrErr.takeError()));
   Module &M = **ModuleOrErr;
 
   std::string LookupError;
   const Target *TheTarget =
       TargetRegistry::lookupTarget(M.getTargetTriple(), LookupError);
-  if (!TheTarget) {
-    printError(LookupError);
-    return 1;
-  }
+  if (!TheTarget)
+    return makeError(LookupError);
   TargetOptions Options;
   if (!initTargetOptions(Diags, Options, CI))
-    return 1;
+    return alreadyReportedError();
   const clang::TargetOptions &TO = CI.getTargetOpts();
   std::string Features = targetFeatures(Diags, CI);
   std::optional<CodeGenOptLevel> OptLevel =
@@ -279,27 +273,23 @@ int runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
                     Plan);
 }
 
-int emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
-               const OutputFiles &Files, const DiversityPlan &Plan) {
+Error emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
+                 const OutputFiles &Files, const DiversityPlan &Plan) {
   LLVMContext &Context = M.getContext();
   auto HandlerOwner = std::make_unique<BackendDiagnostics>();
   BackendDiagnostics &Handler = *HandlerOwner;
   Context.setDiagnosticHandler(std::move(HandlerOwner));
 
   auto Out = AtomicOutput::create(Files.Path);
-  if (!Out) {
-    printError("cannot write '" + Files.Path +
-               "': " + toString(Out.takeError()));
-    return 1;
-  }
+  if (!Out)
+    return makeError("cannot write '" + Files.Path +
+                     "': " + toString(Out.takeError()));
   std::optional<AtomicOutput> DwoOut;
   if (!Files.DwoPath.empty()) {
     auto Dwo = AtomicOutput::create(Files.DwoPath);
-    if (!Dwo) {
-      printError("cannot write '" + Files.DwoPath +
-                 "': " + toString(Dwo.takeError()));
-      return 1;
-    }
+    if (!Dwo)
+      return makeError("cannot write '" + Files.DwoPath +
+                       "': " + toString(Dwo.takeError()));
     DwoOut.emplace(std::move(*Dwo));
   }
 
@@ -318,10 +308,8 @@ int emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
                                    : CodeGenFileType::ObjectFile;
     if (!addCodeGenPasses(PM, static_cast<LLVMTargetMachine &>(TM), Pipeline, M,
                           Out->os(), DwoOut ? &DwoOut->os() : nullptr, FileType,
-                          Plan.Options, Streams ? &*Streams : nullptr)) {
-      printError("the target cannot emit this file type");
-      return 1;
-    }
+                          Plan.Options, Streams ? &*Streams : nullptr))
+      return makeError("the target cannot emit this file type");
     if (Plan.CrashOnPurpose) {
       PrettyStackTraceString Crashing("divcc code generator crashing on "
                                       "purpose (-fdiversify-debug-crash)");
@@ -330,7 +318,7 @@ int emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
     PM.run(M);
   }
   if (Handler.HadError)
-    return 1;
+    return alreadyReportedError();
 
   // Write errors, a full disk among them, surface here: name the file.
   std::pair<AtomicOutput *, StringRef> Outputs[] = {
@@ -338,12 +326,10 @@ int emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
   for (auto [O, Path] : Outputs) {
     if (!O)
       continue;
-    if (Error E = O->commit()) {
-      printError("cannot write '" + Path + "': " + toString(std::move(E)));
-      return 1;
-    }
+    if (Error E = O->commit())
+      return makeError("cannot write '" + Path + "': " + toString(std::move(E)));
   }
-  return 0;
+  return Error::success();
 }
 
 } // namespace divcc

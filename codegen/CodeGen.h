@@ -41,9 +41,9 @@ struct CodeGenJob {
 };
 
 /// Generates code exactly as clang-19 would from the same cc1 arguments,
-/// with the transformations of \p Plan added. Prints diagnostics itself;
-/// returns 0 on success, like a process exit code.
-int runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan);
+/// with the transformations of \p Plan added. Diagnostics of clang and LLVM
+/// are printed as they come (the error is then alreadyReportedError()).
+llvm::Error runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan);
 
 /// What the code generator's pass pipeline holds besides the target
 /// machine's own passes: clang's RunCodegenPipeline (BackendUtil.cpp) and
@@ -65,8 +65,8 @@ struct OutputFiles {
 
 /// Generates the machine code of \p M (its data layout set for \p TM) with
 /// \p TM and the transformations of \p Plan, written atomically to \p Files.
-/// Prints diagnostics itself; returns 0 on success, like an exit code.
-int emitModule(llvm::Module &M, llvm::TargetMachine &TM,
+/// LLVM's diagnostics are printed as they come, as runCodeGen's.
+llvm::Error emitModule(llvm::Module &M, llvm::TargetMachine &TM,
                const PipelineOptions &Pipeline, const OutputFiles &Files,
                const DiversityPlan &Plan);
 

@@ -130,9 +130,8 @@ void configureContext(LLVMContext &Context) {
   Context.enableDebugTypeODRUniquing();
 }
 
-int report(StringRef What, Error E) {
-  printError(What + ": " + toString(std::move(E)));
-  return 1;
+Error failed(const Twine &What, Error E) {
+  return makeError(What + ": " + toString(std::move(E)));
 }
 
 /// The bytes of a module lld names \p ModuleId: a file, or a member of an
@@ -210,43 +209,49 @@ Expected<MemoryBufferRef> findLtoBitcode(MemoryBufferRef Object) {
                            Object.getBufferIdentifier().str().c_str());
 }
 
-bool applyLtoCommandLine(const LtoCodeGenOptions &Options) {
+Error applyLtoCommandLine(const LtoCodeGenOptions &Options) {
   registerCodeGenFlags();
   cl::ResetAllOptionOccurrences();
   SmallVector<const char *, 16> Args = {"ld.lld (divcc)"};
   for (const std::string &A : Options.LlvmArgs)
     Args.push_back(A.c_str());
-  return cl::ParseCommandLineOptions(Args.size(), Args.data(), "", &errs());
+  std::string Problems;
+  raw_string_ostream OS(Problems);
+  if (!cl::ParseCommandLineOptions(Args.size(), Args.data(), "", &OS))
+    return makeError("invalid LLVM option in the link: " +
+                     StringRef(Problems).trim());
+  return Error::success();
 }
 
-int compileRegularLtoModule(StringRef BitcodePath, StringRef OutputPath,
-                            const LtoCodeGenOptions &Options,
-                            const DiversityPlan &Plan) {
+Error compileRegularLtoModule(StringRef BitcodePath, StringRef OutputPath,
+                              const LtoCodeGenOptions &Options,
+                              const DiversityPlan &Plan) {
   auto Buffer = MemoryBuffer::getFile(BitcodePath);
   if (!Buffer)
-    return report("cannot read the linked module",
+    return failed("cannot read the linked module",
                   errorCodeToError(Buffer.getError()));
   LLVMContext Context;
   configureContext(Context);
   Expected<std::unique_ptr<Module>> M =
       parseBitcodeFile((*Buffer)->getMemBufferRef(), Context);
   if (!M)
-    return report("invalid bitcode from the linker", M.takeError());
+    return failed("invalid bitcode from the linker", M.takeError());
   lto::Config C = ltoConfig(Options);
   auto TM = ltoTargetMachine(C, **M);
   if (!TM)
-    return report("LTO", TM.takeError());
+    return failed("LTO", TM.takeError());
   return emitModule(**M, **TM, ltoPipeline(nullptr), {OutputPath, "", false},
                     Plan);
 }
 
-int compileThinLtoModule(StringRef ModuleId, StringRef IndexPath,
-                         StringRef OutputPath, const LtoCodeGenOptions &Options,
-                         const DiversityPlan &Plan) {
+Error compileThinLtoModule(StringRef ModuleId, StringRef IndexPath,
+                           StringRef OutputPath,
+                           const LtoCodeGenOptions &Options,
+                           const DiversityPlan &Plan) {
   Expected<std::unique_ptr<ModuleSummaryIndex>> Index =
       getModuleSummaryIndexForFile(IndexPath);
   if (!Index)
-    return report("cannot read the ThinLTO index '" + IndexPath.str() + "'",
+    return failed("cannot read the ThinLTO index '" + IndexPath.str() + "'",
                   Index.takeError());
 
   // Every module the index names, the imported ones included, from the
@@ -261,13 +266,13 @@ int compileThinLtoModule(StringRef ModuleId, StringRef IndexPath,
   for (const std::string &Id : Ids) {
     Expected<MemoryBufferRef> Bytes = readModule(Id, Files);
     if (!Bytes)
-      return report("ThinLTO module '" + Id + "'", Bytes.takeError());
+      return failed("ThinLTO module '" + Id + "'", Bytes.takeError());
     Expected<std::vector<BitcodeModule>> Modules = getBitcodeModuleList(*Bytes);
     if (!Modules)
-      return report("ThinLTO module '" + Id + "'", Modules.takeError());
+      return failed("ThinLTO module '" + Id + "'", Modules.takeError());
     BitcodeModule *Thin = lto::findThinLTOModule(*Modules);
     if (!Thin)
-      return report("ThinLTO module '" + Id + "'",
+      return failed("ThinLTO module '" + Id + "'",
                     createStringError(inconvertibleErrorCode(),
                                       "it has no ThinLTO summary"));
     ModuleMap.insert({StringRef(Id), *Thin});
@@ -278,25 +283,26 @@ int compileThinLtoModule(StringRef ModuleId, StringRef IndexPath,
   Expected<std::unique_ptr<Module>> M =
       ModuleMap.find(ModuleId)->second.parseModule(Context);
   if (!M)
-    return report("ThinLTO module '" + ModuleId.str() + "'", M.takeError());
+    return failed("ThinLTO module '" + ModuleId.str() + "'", M.takeError());
 
   FunctionImporter::ImportMapTy ImportList;
   if (!lto::initImportList(**M, **Index, ImportList))
-    return report("ThinLTO module '" + ModuleId.str() + "'",
+    return failed("ThinLTO module '" + ModuleId.str() + "'",
                   createStringError(inconvertibleErrorCode(),
                                     "cannot read its import list"));
   DenseMap<StringRef, GVSummaryMapTy> DefinedGlobals;
   (*Index)->collectDefinedGVSummariesPerModule(DefinedGlobals);
 
   lto::Config C = ltoConfig(Options);
-  int Result = 1;
+  Error Result = Error::success();
+  (void)static_cast<bool>(Result); // checked: the hook assigns it
   // The back end imports and optimizes, then hands over the module it
   // would compile: divcc's code generator compiles it instead.
   C.PreCodeGenModuleHook = [&](unsigned, const Module &Optimized) {
     Module &Mod = const_cast<Module &>(Optimized); // the back end's own
     auto TM = ltoTargetMachine(C, Mod);
     if (!TM) {
-      Result = report("LTO", TM.takeError());
+      Result = failed("LTO", TM.takeError());
       return false;
     }
     Result = emitModule(Mod, **TM, ltoPipeline(Index->get()),
@@ -310,9 +316,11 @@ int compileThinLtoModule(StringRef ModuleId, StringRef IndexPath,
   };
   if (Error E = lto::thinBackend(C, /*Task=*/0, NoStream, **M, **Index,
                                  ImportList, DefinedGlobals[ModuleId],
-                                 &ModuleMap))
-    return report("ThinLTO back end of '" + ModuleId.str() + "'",
+                                 &ModuleMap)) {
+    consumeError(std::move(Result));
+    return failed("ThinLTO back end of '" + ModuleId.str() + "'",
                   std::move(E));
+  }
   return Result;
 }
 

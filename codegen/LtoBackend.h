@@ -41,23 +41,24 @@ struct LtoCodeGenOptions {
 llvm::Expected<llvm::MemoryBufferRef> findLtoBitcode(llvm::MemoryBufferRef Object);
 
 /// Applies \p Options' LLVM options to this process, as lld does when it
-/// starts. Returns false after printing why they are invalid.
-bool applyLtoCommandLine(const LtoCodeGenOptions &Options);
+/// starts; an error says why they are invalid.
+llvm::Error applyLtoCommandLine(const LtoCodeGenOptions &Options);
 
 /// Generates the code of the merged, optimized regular LTO module lld
 /// wrote to \p BitcodePath into the object \p OutputPath.
-int compileRegularLtoModule(llvm::StringRef BitcodePath,
-                            llvm::StringRef OutputPath,
-                            const LtoCodeGenOptions &Options,
-                            const DiversityPlan &Plan);
+llvm::Error compileRegularLtoModule(llvm::StringRef BitcodePath,
+                                    llvm::StringRef OutputPath,
+                                    const LtoCodeGenOptions &Options,
+                                    const DiversityPlan &Plan);
 
 /// Runs the ThinLTO back end of module \p ModuleId (a path, or lld's
 /// "ARCHIVE(MEMBER at OFFSET)") with the index lld wrote to \p IndexPath --
 /// imports, optimization -- and generates its code into \p OutputPath.
-int compileThinLtoModule(llvm::StringRef ModuleId, llvm::StringRef IndexPath,
-                         llvm::StringRef OutputPath,
-                         const LtoCodeGenOptions &Options,
-                         const DiversityPlan &Plan);
+llvm::Error compileThinLtoModule(llvm::StringRef ModuleId,
+                                 llvm::StringRef IndexPath,
+                                 llvm::StringRef OutputPath,
+                                 const LtoCodeGenOptions &Options,
+                                 const DiversityPlan &Plan);
 
 } // namespace divcc
 

@@ -223,8 +223,8 @@ int DiversifyingCommand::Execute(ArrayRef<std::optional<StringRef>> Redirects,
 
   SmallVector<const char *, 128> Cc1Args(Args.begin() + 1, Args.end());
   return runRecoverably([&] {
-    return runCodeGen({Cc1Args, BitcodePath, OutputPath, EmitAssembly},
-                      Cfg.plan());
+    return exitCodeFor(runCodeGen(
+        {Cc1Args, BitcodePath, OutputPath, EmitAssembly}, Cfg.plan()));
   });
 }
 

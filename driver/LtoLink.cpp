@@ -23,10 +23,12 @@
 #include "driver/Config.h"
 #include "driver/InProcessCc1.h"
 #include "driver/LinkJob.h"
+#include "driver/LtoLinkPlan.h"
 #include "support/AtomicOutput.h"
 #include "support/Diagnostics.h"
 #include "support/ElfRewrite.h"
 #include "support/Environment.h"
+#include "support/Process.h"
 
 #include "clang/Driver/Action.h"
 #include "clang/Driver/Compilation.h"
@@ -68,14 +70,6 @@ bool requestsLto(ArrayRef<std::string> ClangArgs) {
 }
 
 namespace {
-
-/// What an input of the link holds.
-enum class InputKind {
-  Native,             // left as it is
-  Bitcode,            // an LTO module: left out of the final link
-  FatObject,          // native code and bitcode, linked as bitcode
-  ArchiveWithBitcode, // replaced by its native members in the final link
-};
 
 bool isLtoMember(MemoryBufferRef Member, bool FatLto) {
   if (identify_magic(Member.getBuffer()) == file_magic::bitcode)
@@ -125,64 +119,6 @@ InputKind classify(StringRef Path, bool FatLto) {
   default:
     return InputKind::Native;
   }
-}
-
-/// lld's options whose value is the next argument (never an input file).
-bool takesSeparateValue(StringRef A) {
-  static const StringRef Options[] = {
-      "-o", "-m", "-dynamic-linker", "--dynamic-linker", "-soname", "-h",
-      "-T", "--script", "--version-script", "-rpath", "-R", "-z", "-plugin",
-      "-L", "-l", "-e", "--entry", "-u", "--undefined", "-y",
-      "--trace-symbol", "--wrap", "--defsym", "-Map", "--Map",
-      "--dynamic-list", "--sysroot", "-init", "-fini", "-F", "-f",
-      "--filter", "--auxiliary", "--exclude-libs", "--dependency-file",
-      "--symbol-ordering-file", "--retain-symbols-file", "-mllvm",
-      "--why-extract", "--image-base", "--hash-style"};
-  return is_contained(Options, A);
-}
-
-/// What lld's arguments say about code generation (see lld's Driver.cpp).
-LtoCodeGenOptions codeGenOptions(ArrayRef<const char *> Args) {
-  LtoCodeGenOptions O;
-  bool Pie = false, Shared = false;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    StringRef A = Args[I];
-    if (A.consume_front("--plugin-opt=") || A.consume_front("-plugin-opt=")) {
-      if (A.consume_front("mcpu="))
-        O.LlvmArgs.push_back(("-mcpu=" + A).str());
-      else if (A.starts_with("-"))
-        O.LlvmArgs.push_back(A.str());
-      else if (A.consume_front("O"))
-        A.getAsInteger(10, O.OptLevel);
-    } else if (A.consume_front("--lto-O") || A.consume_front("-lto-O")) {
-      A.getAsInteger(10, O.OptLevel);
-    } else if (A.consume_front("--lto-CGO") || A.consume_front("-lto-CGO")) {
-      A.getAsInteger(10, O.CodeGenOptLevel);
-    } else if (A == "-mllvm" && I + 1 < Args.size()) {
-      O.LlvmArgs.push_back(Args[++I]);
-    } else if (A.consume_front("-mllvm=") || A.consume_front("--mllvm=")) {
-      O.LlvmArgs.push_back(A.str());
-    } else if (A == "-pie" || A == "--pie") {
-      Pie = true;
-    } else if (A == "-no-pie" || A == "--no-pie") {
-      Pie = false;
-    } else if (A == "-shared" || A == "--shared" || A == "-Bshareable") {
-      Shared = true;
-    } else if (A == "-r" || A == "--relocatable") {
-      O.Relocatable = true;
-    }
-  }
-  O.Pic = Pie || Shared;
-  return O;
-}
-
-/// Whether \p A configures lld's own LTO, which the final link no longer
-/// does.
-bool isLtoOption(StringRef A) {
-  return A.starts_with("-plugin-opt=") || A.starts_with("--plugin-opt=") ||
-         A.starts_with("--lto-") || A.starts_with("-lto-") ||
-         A == "--fat-lto-objects" || A.starts_with("--thinlto-") ||
-         A.starts_with("-thinlto-");
 }
 
 /// A private temporary directory, removed with its contents on destruction.
@@ -335,18 +271,28 @@ std::string ltoPluginPath() {
   return (sys::path::parent_path(Self) + "/divcc-lto-plugin.so").str();
 }
 
-/// How many ThinLTO back ends may run at once: lld's --thinlto-jobs= or
-/// --plugin-opt=jobs=, else one per core, as lld. Each module's code is the
-/// same whatever this number (see LtoBackend.cpp).
-unsigned backendJobs(ArrayRef<const char *> Args) {
-  unsigned Jobs = 0;
-  for (StringRef A : Args)
-    if (A.consume_front("--thinlto-jobs=") || A.consume_front("-thinlto-jobs=") ||
-        A.consume_front("--plugin-opt=jobs=") || A.consume_front("-plugin-opt=jobs="))
-      if (A.getAsInteger(10, Jobs))
-        Jobs = 0; // "all" and the like: one per core
-  return Jobs ? Jobs : std::max(1u, heavyweight_hardware_concurrency().compute_thread_count());
-}
+/// The file system, as planLtoLink asks about it.
+class RealLinkFiles : public LinkFiles {
+public:
+  InputKind classify(StringRef Path, bool FatLto) const override {
+    return divcc::classify(Path, FatLto);
+  }
+  bool isFile(StringRef Path) const override {
+    return sys::fs::is_regular_file(Path);
+  }
+  std::optional<std::string> readResponseFile(StringRef Path) const override {
+    auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Buffer)
+      return std::nullopt;
+    return (*Buffer)->getBuffer().str();
+  }
+  std::string absolute(StringRef Path) const override {
+    SmallString<256> Absolute(Path);
+    sys::fs::make_absolute(Absolute);
+    sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    return Absolute.str().str();
+  }
+};
 
 /// One ThinLTO back end to run: a module, its index, its object.
 struct ThinBackend {
@@ -356,24 +302,27 @@ struct ThinBackend {
 /// Runs \p Backends, up to \p Jobs at once, each in a process forked from
 /// this one: it holds the key, which thus never leaves divcc's memory, and
 /// divcc's code generator keeps per-process state (LLVM's options, the
-/// scheduler registry) that threads would share.
-int runThinBackends(ArrayRef<ThinBackend> Backends, unsigned Jobs,
-                    const LtoCodeGenOptions &Options, const Config &Cfg) {
+/// scheduler registry) that threads would share. A back end that fails in
+/// its own process has printed why there.
+Error runThinBackends(ArrayRef<ThinBackend> Backends, unsigned Jobs,
+                      const LtoCodeGenOptions &Options, const Config &Cfg) {
   auto RunOne = [&](const ThinBackend &B) {
     return compileThinLtoModule(B.ModuleId, B.IndexPath, B.OutputPath, Options,
                                 Cfg.plan());
   };
   if (Jobs <= 1 || Backends.size() <= 1) {
     for (const ThinBackend &B : Backends)
-      if (int R = RunOne(B))
-        return R;
-    return 0;
+      if (Error E = RunOne(B))
+        return E;
+    return Error::success();
   }
   std::map<pid_t, const ThinBackend *> Running;
   size_t Next = 0;
-  int Result = 0;
-  while (Running.size() || (Next < Backends.size() && !Result)) {
-    while (Running.size() < Jobs && Next < Backends.size() && !Result) {
+  Error Result = Error::success();
+  bool Failed = false; // then Result says why, and nothing more starts
+  (void)static_cast<bool>(Result); // checked: a failure replaces it
+  while (Running.size() || (Next < Backends.size() && !Failed)) {
+    while (Running.size() < Jobs && Next < Backends.size() && !Failed) {
       const ThinBackend &B = Backends[Next++];
       outs().flush();
       errs().flush();
@@ -381,12 +330,13 @@ int runThinBackends(ArrayRef<ThinBackend> Backends, unsigned Jobs,
       if (Pid == 0) {
         // The child's own crash recovery: a crash must end this process,
         // never return into the parent's frames.
-        int R = runRecoverably([&] { return RunOne(B); });
+        int R = runRecoverably([&] { return exitCodeFor(RunOne(B)); });
         errs().flush();
         ::_exit(R);
       }
       if (Pid < 0) { // no process to spare: run it here
         Result = RunOne(B);
+        Failed = static_cast<bool>(Result);
         continue;
       }
       Running[Pid] = &B;
@@ -400,40 +350,43 @@ int runThinBackends(ArrayRef<ThinBackend> Backends, unsigned Jobs,
     auto It = Running.find(Done);
     if (It == Running.end())
       continue;
-    if (!WIFEXITED(Status) || WEXITSTATUS(Status)) {
-      if (!WIFEXITED(Status))
-        printError("the ThinLTO back end of '" + It->second->ModuleId +
-                   "' died of signal " + Twine(WTERMSIG(Status)));
-      Result = 1;
+    if (Status != 0 && !Failed) {
+      Failed = true;
+      // An exit status: the back end printed why in its own process.
+      Result = WIFEXITED(Status)
+                   ? alreadyReportedError()
+                   : makeError("the ThinLTO back end of '" +
+                               It->second->ModuleId +
+                               "' ended: " + describeWaitStatus(Status));
     }
     Running.erase(It);
   }
   return Result;
 }
-
-/// The three steps of one LTO link (see LtoLink.h), with the files they
-/// share in one private directory.
+/// The three steps of one LTO link (see LtoLink.h), as \p Plan says, with
+/// the files they share in one private directory.
 class LtoLinkSteps {
 public:
-  LtoLinkSteps(StringRef Lld, const opt::ArgStringList &Args, StringRef Temp,
+  LtoLinkSteps(StringRef Lld, const LtoLinkPlan &Plan, StringRef TempDir,
                ArrayRef<std::optional<StringRef>> Redirects, const Config &Cfg)
-      : Lld(Lld), Args(Args), Temp(Temp), Redirects(Redirects), Cfg(Cfg),
-        FatLto(is_contained(Args, StringRef("--fat-lto-objects"))) {}
+      : Lld(Lld), Plan(Plan), Temp(TempDir), Redirects(Redirects), Cfg(Cfg) {}
 
-  int run() {
-    findBitcodeInputs();
-    if (int R = resolveSymbols())
-      return R;
-    if (int R = generateCode())
-      return R;
+  Error run() {
+    if (Error E = resolveSymbols())
+      return E;
+    if (Error E = generateCode())
+      return E;
     return linkObjects();
   }
 
 private:
-  std::string path(const Twine &Name) const { return (Temp + "/" + Name).str(); }
+  std::string path(const Twine &Name) const {
+    return (Temp.Dir + "/" + Name).str();
+  }
 
-  int runLld(ArrayRef<const char *> LldArgs,
-             ArrayRef<std::string> Environment = {}) const {
+  /// Runs lld; its own diagnostics are printed as it runs.
+  Error runLld(ArrayRef<std::string> LldArgs,
+               ArrayRef<std::string> Environment = {}) const {
     SmallVector<StringRef, 128> Argv = {Lld};
     Argv.append(LldArgs.begin(), LldArgs.end());
     std::optional<SmallVector<StringRef, 64>> Env;
@@ -443,121 +396,83 @@ private:
     int Code = sys::ExecuteAndWait(
         Lld, Argv, Env ? std::optional(ArrayRef(*Env)) : std::nullopt,
         Redirects, 0, 0, &Message);
-    if (Code < 0) {
-      printError("cannot run '" + Lld + "': " + Message);
-      return 1;
-    }
-    return Code;
-  }
-
-  void findBitcodeInputs() {
-    for (size_t I = 0; I < Args.size(); ++I) {
-      StringRef A = Args[I];
-      if (takesSeparateValue(A)) {
-        ++I;
-        continue;
-      }
-      if (A.starts_with("-") || !sys::fs::is_regular_file(A))
-        continue;
-      InputKind Kind = classify(A, FatLto);
-      if (Kind == InputKind::Native)
-        continue;
-      LtoInputs.push_back({I, Kind});
-      // lld names each module by its path; step 1 writes the module's
-      // index at that name under the private directory, where "../" could
-      // lead out of it: lld gets absolute paths.
-      SmallString<256> Absolute(A);
-      sys::fs::make_absolute(Absolute);
-      sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-      AbsolutePaths[I] = Absolute.str().str();
-    }
+    if (Code < 0)
+      return makeError("cannot run '" + Lld + "': " + Message);
+    return Code ? alreadyReportedError() : Error::success();
   }
 
   /// Step 1: lld resolves symbols and writes what is left to compile.
-  int resolveSymbols() {
-    for (auto [I, Kind] : LtoInputs) {
-      SmallString<256> Dir(IndexPrefix);
-      sys::path::append(Dir, sys::path::parent_path(AbsolutePaths[I]));
+  Error resolveSymbols() {
+    // lld writes each module's index at its path under the index prefix.
+    for (const LtoInput &Input : Plan.Inputs) {
+      SmallString<256> Dir(Temp.IndexPrefix);
+      sys::path::append(Dir, sys::path::parent_path(Input.Path));
       sys::fs::create_directories(Dir);
     }
-    std::string IndexOnly = "--thinlto-index-only=" + ThinList;
-    std::string PrefixReplace = "--thinlto-prefix-replace=;" + IndexPrefix;
-    std::string WhyExtract = "--why-extract=" + WhyExtractFile;
-    opt::ArgStringList Resolve;
-    for (size_t I = 0; I < Args.size(); ++I) {
-      if (StringRef(Args[I]) == "-o" && I + 1 < Args.size()) {
-        Resolve.append({"-o", RegularModule.c_str()});
-        ++I;
-        continue;
-      }
-      Resolve.push_back(AbsolutePaths[I].empty() ? Args[I]
-                                                 : AbsolutePaths[I].c_str());
-    }
-    Resolve.append({"--plugin-opt=emit-llvm", IndexOnly.c_str(),
-                    PrefixReplace.c_str(), WhyExtract.c_str()});
+    std::vector<std::string> Resolve = Plan.resolveArgs(Temp);
     // The regular module with its use-lists' order, which emit-llvm's copy
     // lacks (codegen/LtoModulePlugin.cpp).
     std::string Plugin = ltoPluginPath();
-    std::string LoadPlugin = "--load-pass-plugin=" + Plugin;
     std::string OrderedModule = path("regular.ordered.bc");
     std::vector<std::string> Env;
     if (sys::fs::exists(Plugin)) {
-      Resolve.push_back(LoadPlugin.c_str());
+      Resolve.push_back("--load-pass-plugin=" + Plugin);
       Env =
           environmentWith({}, {assignment(EnvLtoModuleOutput, OrderedModule)});
     }
-    if (int R = runLld(Resolve, Env))
-      return R;
-    if (sys::fs::exists(OrderedModule))
-      RegularModule = OrderedModule;
-    return 0;
+    if (Error E = runLld(Resolve, Env))
+      return E;
+    RegularModule = sys::fs::exists(OrderedModule) ? OrderedModule
+                                                   : Temp.RegularModule;
+    return Error::success();
   }
 
   /// Step 2: divcc's code generator, with lld's options.
-  int generateCode() {
-    LtoCodeGenOptions Options = codeGenOptions(Args);
-    if (!applyLtoCommandLine(Options))
-      return 1;
+  Error generateCode() {
+    if (Error E = applyLtoCommandLine(Plan.CodeGen))
+      return E;
     if (sys::fs::exists(RegularModule)) {
       Objects.push_back(path("lto.regular.o"));
-      if (int R = compileRegularLtoModule(RegularModule, Objects.back(),
-                                          Options, Cfg.plan()))
-        return R;
+      if (Error E = compileRegularLtoModule(RegularModule, Objects.back(),
+                                            Plan.CodeGen, Cfg.plan()))
+        return E;
     }
-    auto List = MemoryBuffer::getFile(ThinList, /*IsText=*/true);
-    if (!List) {
-      printError("lld wrote no ThinLTO module list");
-      return 1;
-    }
+    auto List = MemoryBuffer::getFile(Temp.ThinList, /*IsText=*/true);
+    if (!List)
+      return makeError("lld wrote no ThinLTO module list");
     SmallVector<StringRef, 16> Lines;
     (*List)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
     std::vector<ThinBackend> Backends;
     for (StringRef Line : Lines) {
-      if (!Line.starts_with(IndexPrefix))
+      if (!Line.starts_with(Temp.IndexPrefix))
         continue;
       std::string Index = (Line + ".thinlto.bc").str();
       uint64_t Size = 0;
       if (sys::fs::file_size(Index, Size) || Size == 0)
         continue; // an archive member lld did not load
       Objects.push_back(path("lto." + Twine(Objects.size()) + ".o"));
-      Backends.push_back(
-          {Line.drop_front(IndexPrefix.size()).str(), Index, Objects.back()});
+      Backends.push_back({Line.drop_front(Temp.IndexPrefix.size()).str(),
+                          Index, Objects.back()});
     }
-    if (int R = runThinBackends(Backends, backendJobs(Args), Options, Cfg))
-      return R;
+    // Each module's code is the same whatever the number of jobs (see
+    // LtoBackend.cpp).
+    unsigned Jobs = Plan.BackendJobs
+                        ? Plan.BackendJobs
+                        : std::max(1u, heavyweight_hardware_concurrency()
+                                           .compute_thread_count());
+    if (Error E = runThinBackends(Backends, Jobs, Plan.CodeGen, Cfg))
+      return E;
     for (const std::string &Object : Objects)
-      if (Error E = dropSectionGroups(Object)) {
-        printError("cannot prepare '" + Object +
-                   "' for the final link: " + toString(std::move(E)));
-        return 1;
-      }
-    return 0;
+      if (Error E = dropSectionGroups(Object))
+        return makeError("cannot prepare '" + Object +
+                         "' for the final link: " + toString(std::move(E)));
+    return Error::success();
   }
 
   /// The symbols through which each input made lld load archive members.
   StringMap<StringSet<>> extractingSymbols() const {
     StringMap<StringSet<>> Extracting;
-    auto Why = MemoryBuffer::getFile(WhyExtractFile, /*IsText=*/true);
+    auto Why = MemoryBuffer::getFile(Temp.WhyExtract, /*IsText=*/true);
     if (!Why)
       return Extracting;
     SmallVector<StringRef, 64> Lines;
@@ -572,76 +487,52 @@ private:
   }
 
   /// Step 3: the final link, with no bitcode left.
-  int linkObjects() {
+  Error linkObjects() {
     Expected<GeneratedSymbols> Generated = generatedSymbols(Objects);
-    if (!Generated) {
-      printError("cannot read the generated objects: " +
-                 toString(Generated.takeError()));
-      return 1;
-    }
+    if (!Generated)
+      return makeError("cannot read the generated objects: " +
+                       toString(Generated.takeError()));
     StringMap<StringSet<>> Extracting = extractingSymbols();
     // What takes each bitcode input's place: a stub or a native archive.
-    std::vector<std::string> Replacement(Args.size());
-    std::vector<bool> Drop(Args.size());
-    for (auto [I, Kind] : LtoInputs) {
-      if (Kind != InputKind::ArchiveWithBitcode) {
+    std::vector<std::string> Replacement(Plan.Args.size());
+    for (const LtoInput &Input : Plan.Inputs) {
+      size_t I = Input.Argument;
+      StringRef Arg = Plan.Args[I];
+      if (Input.Kind != InputKind::ArchiveWithBitcode) {
         Replacement[I] = path("stub." + Twine(I) + ".o");
-        if (Error E = writeSymbolOrderStub(Args[I], *Generated,
-                                           Extracting[AbsolutePaths[I]],
-                                           Replacement[I])) {
-          printError("cannot stand in for '" + Twine(Args[I]) +
-                     "': " + toString(std::move(E)));
-          return 1;
-        }
+        if (Error E = writeSymbolOrderStub(
+                Arg, *Generated, Extracting[Input.Path], Replacement[I]))
+          return makeError("cannot stand in for '" + Arg +
+                           "': " + toString(std::move(E)));
         continue;
       }
       Replacement[I] = path("native." + Twine(I) + ".a");
       bool Empty = false;
       if (Error E =
-              writeNativeArchive(Args[I], Replacement[I], FatLto, Empty)) {
-        printError("cannot copy the native members of '" + Twine(Args[I]) +
-                   "': " + toString(std::move(E)));
-        return 1;
-      }
-      Drop[I] = Empty;
+              writeNativeArchive(Arg, Replacement[I], Plan.FatLto, Empty))
+        return makeError("cannot copy the native members of '" + Arg +
+                         "': " + toString(std::move(E)));
+      if (Empty)
+        Replacement[I].clear();
     }
-    opt::ArgStringList Final;
-    for (size_t I = 0; I < Args.size(); ++I) {
-      if (Drop[I] || isLtoOption(Args[I]))
-        continue;
-      if (StringRef(Args[I]) == "-plugin" && I + 1 < Args.size()) {
-        ++I;
-        continue;
-      }
-      Final.push_back(Replacement[I].empty() ? Args[I]
-                                             : Replacement[I].c_str());
-    }
-    for (const std::string &Object : Objects)
-      Final.push_back(Object.c_str());
-    return runLld(Final);
+    return runLld(Plan.finalArgs(Replacement, Objects));
   }
 
   StringRef Lld;
-  const opt::ArgStringList &Args;
-  StringRef Temp;
+  const LtoLinkPlan &Plan;
+  LtoTempFiles Temp;
   ArrayRef<std::optional<StringRef>> Redirects;
   const Config &Cfg;
-  bool FatLto;
 
-  std::vector<std::pair<size_t, InputKind>> LtoInputs; // argument, kind
-  std::vector<std::string> AbsolutePaths = std::vector<std::string>(
-      Args.size()); // of the LTO inputs, by argument
-  std::string IndexPrefix = path("index/");
-  std::string RegularModule = path("regular.bc");
-  std::string ThinList = path("thin.list");
-  std::string WhyExtractFile = path("why-extract.txt");
+  std::string RegularModule;        // step 1's, with use-list order if kept
   std::vector<std::string> Objects; // step 2's, in lld's order
 };
 
 class LtoLinkCommand : public Command {
 public:
-  LtoLinkCommand(const Command &Link, const Config &Cfg)
-      : Command(Link), Cfg(Cfg) {}
+  LtoLinkCommand(const Command &Link, const LinkFiles &Files,
+                 const Config &Cfg)
+      : Command(Link), Files(Files), Cfg(Cfg) {}
 
   void Print(raw_ostream &OS, const char *Terminator, bool Quote,
              CrashReportInfo *CrashInfo) const override {
@@ -660,55 +551,53 @@ public:
     Command::Print(OS, Terminator, Quote, CrashInfo);
   }
 
+  /// The one place an LTO link's errors are printed.
   int Execute(ArrayRef<std::optional<StringRef>> Redirects,
               std::string *ErrMsg, bool *ExecutionFailed) const override {
     if (ExecutionFailed)
       *ExecutionFailed = false;
     TempDirectory Temp;
     if (std::error_code EC =
-            sys::fs::createUniqueDirectory("divcc-lto", Temp.Path)) {
-      printError("cannot create a temporary directory: " + EC.message());
-      return 1;
-    }
+            sys::fs::createUniqueDirectory("divcc-lto", Temp.Path))
+      return reportError(makeError("cannot create a temporary directory", EC));
+    // Planned again now that the inputs exist: the objects of this very
+    // command line's compiles are written by the jobs before this one.
+    const opt::ArgStringList &Args = getArguments();
+    Expected<LtoLinkPlan> Plan =
+        planLtoLink(std::vector<std::string>(Args.begin(), Args.end()), Files);
+    if (!Plan)
+      return reportError(Plan.takeError());
     return runRecoverably([&] {
-      return LtoLinkSteps(getExecutable(), getArguments(), Temp.Path,
-                          Redirects, Cfg)
-          .run();
+      return exitCodeFor(
+          LtoLinkSteps(getExecutable(), *Plan, Temp.Path, Redirects, Cfg)
+              .run());
     });
   }
 
 private:
+  const LinkFiles &Files;
   const Config &Cfg;
 };
-
-/// Whether \p Link is an lld link that generates code from bitcode.
-bool linksBitcode(const Command &Link) {
-  if (sys::path::filename(Link.getExecutable()) != "ld.lld")
-    return false;
-  const opt::ArgStringList &Args = Link.getArguments();
-  bool FatLto = is_contained(Args, StringRef("--fat-lto-objects"));
-  for (size_t I = 0; I < Args.size(); ++I) {
-    StringRef A = Args[I];
-    if (isLtoOption(A))
-      return true;
-    if (takesSeparateValue(A)) {
-      ++I;
-      continue;
-    }
-    if (!A.starts_with("-") && sys::fs::is_regular_file(A) &&
-        classify(A, FatLto) != InputKind::Native)
-      return true;
-  }
-  return false;
-}
 
 } // namespace
 
 Error generateLtoCodeInDivcc(Compilation &C, const Config &Cfg) {
   auto &Slots = const_cast<JobList::list_type &>(C.getJobs().getJobs());
-  for (std::unique_ptr<Command> &Slot : Slots)
-    if (isa<LinkJobAction>(Slot->getSource()) && linksBitcode(*Slot))
-      Slot = std::make_unique<LtoLinkCommand>(*Slot, Cfg);
+  static const RealLinkFiles Files;
+  for (std::unique_ptr<Command> &Slot : Slots) {
+    if (!isa<LinkJobAction>(Slot->getSource()) ||
+        sys::path::filename(Slot->getExecutable()) != "ld.lld")
+      continue;
+    const opt::ArgStringList &Args = Slot->getArguments();
+    Expected<LtoLinkPlan> Plan =
+        planLtoLink(std::vector<std::string>(Args.begin(), Args.end()), Files);
+    if (!Plan)
+      return Plan.takeError();
+    // Inputs compiled by the same command do not exist yet: clang's
+    // -flto options say that this link generates code.
+    if (Plan->GeneratesCode)
+      Slot = std::make_unique<LtoLinkCommand>(*Slot, Files, Cfg);
+  }
   return Error::success();
 }
 

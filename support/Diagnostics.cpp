@@ -7,6 +7,23 @@
 using namespace llvm;
 
 namespace divcc {
+namespace {
+
+/// See alreadyReportedError().
+class AlreadyReported : public ErrorInfo<AlreadyReported> {
+public:
+  static char ID;
+  void log(raw_ostream &OS) const override {
+    OS << "(reported above)";
+  }
+  std::error_code convertToErrorCode() const override {
+    return inconvertibleErrorCode();
+  }
+};
+
+char AlreadyReported::ID = 0;
+
+} // namespace
 
 static std::string &nameStorage() {
   static std::string Name = "divcc";
@@ -32,9 +49,21 @@ std::string formatDiagnostic(Severity S, const Twine &Message) {
 }
 
 void printError(Error E) {
-  handleAllErrors(std::move(E), [](const ErrorInfoBase &Info) {
-    printError(Info.message());
-  });
+  handleAllErrors(
+      std::move(E), [](const AlreadyReported &) {},
+      [](const ErrorInfoBase &Info) { printError(Info.message()); });
+}
+
+Error alreadyReportedError() { return make_error<AlreadyReported>(); }
+
+int exitCodeFor(Error E) {
+  if (!E)
+    return 0;
+  return reportError(std::move(E));
+}
+
+void printNote(const Twine &Message) {
+  errs() << programName() << ": " << Message << "\n";
 }
 
 void printError(const Twine &Message) {

@@ -45,6 +45,18 @@ void printWarning(const llvm::Twine &Message);
 /// that failed on bad input or a failed step.
 int reportError(llvm::Error E);
 
+/// 0 for success; else prints \p E as printError does and returns 1.
+int exitCodeFor(llvm::Error E);
+
+/// A failure whose diagnostics were printed as they came, by clang's or
+/// LLVM's diagnostic engine: it carries the failure up to the one place
+/// that picks the exit status, and printError prints nothing more for it.
+llvm::Error alreadyReportedError();
+
+/// Prints "PROGRAM: MESSAGE" on stderr: an informational line (progress, a
+/// summary), not a diagnostic.
+void printNote(const llvm::Twine &Message);
+
 } // namespace divcc
 
 #endif

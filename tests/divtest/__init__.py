@@ -28,6 +28,9 @@ Modules, each to be imported as `from divtest import NAME`:
   projects        the real-world projects' recipes (tests/real-world/)
   fuzz            what the Csmith fuzzer, its interestingness test and the
                   regression runner share (tests/fuzz/)
+  bench           what the benchmarks share (bench/): logging, timing,
+                  cachegrind counts and estimated cycles, statistics over
+                  variants, interleaved rounds, Markdown tables
   longrun         progress lines and the closing report of the long runs
                   (real-world projects, Debian packages)
 

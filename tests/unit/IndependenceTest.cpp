@@ -530,9 +530,9 @@ protected:
     CodeGenJob Job{Cc1Args, BitcodePath, OutputPath, /*EmitAssembly=*/true};
 
     std::string Asm;
-    if (int Status = runCodeGen(Job, Cfg.plan())) {
-      ADD_FAILURE() << "runCodeGen with '" << List.str() << "' returned "
-                    << Status;
+    if (llvm::Error E = runCodeGen(Job, Cfg.plan())) {
+      ADD_FAILURE() << "runCodeGen with '" << List.str() << "' failed: "
+                    << llvm::toString(std::move(E));
     } else if (auto Buffer = llvm::MemoryBuffer::getFile(OutputPath)) {
       Asm = (*Buffer)->getBuffer().str();
     } else {

@@ -373,10 +373,11 @@ int main(int Argc, char **Argv) {
     DiversityPlan Plan{Options, Key ? &*Key : nullptr};
     PipelineOptions Pipeline;
     bool Null = FileType == CodeGenFileType::Null;
-    return emitModule(*M, *TM, Pipeline,
-                      {Null ? StringRef("/dev/null") : StringRef(OutputFilename),
-                       "", FileType == CodeGenFileType::AssemblyFile},
-                      Plan);
+    return exitCodeFor(emitModule(
+        *M, *TM, Pipeline,
+        {Null ? StringRef("/dev/null") : StringRef(OutputFilename), "",
+         FileType == CodeGenFileType::AssemblyFile},
+        Plan));
   }
 
   // Single passes: IR passes print IR, machine passes print MIR.
