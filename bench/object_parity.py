@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Shows that two divcc builds generate the same code: every corpus source
 compiled by both, with -fno-diversify, with each transformation alone and
-with every transformation at once, under several seeds, must give
-byte-identical objects; and each single-file program linked with every
-transformation (link and offset act at link time) byte-identical
+with every transformation at once (with and without -g), under several
+seeds, must give byte-identical objects; each single-file program linked
+with every transformation (link and offset act at link time), and linked
+with full and thin LTO (the code generated in the link), byte-identical
 executables.
 
 A redesign that must not change divcc's output (a refactoring of the layers,
@@ -39,12 +40,21 @@ def configurations(seeds):
     """(label, divcc flags, whether to link) for every configuration."""
     yield "off", ["-fno-diversify"], False
     for t in TRANSFORMATIONS:
-        yield f"{t} seed 0", [f"-fdiversify={t}", "-frandom-seed=parity-0"], False
+        for s in range(seeds):
+            yield (f"{t} seed {s}",
+                   [f"-fdiversify={t}", f"-frandom-seed=parity-{s}"], False)
     for s in range(seeds):
         yield (f"all seed {s}", ["-fdiversify=all", f"-frandom-seed=parity-{s}"],
                True)
-    yield ("all -g seed 0",
-           ["-fdiversify=all", "-frandom-seed=parity-0", "-g"], False)
+        yield (f"all -g seed {s}",
+               ["-fdiversify=all", f"-frandom-seed=parity-{s}", "-g"], False)
+    # LTO: the code is generated in the link (driver/LtoLink.cpp), each
+    # single-file program linked on its own.
+    for lto in ("-flto=full", "-flto=thin"):
+        yield f"{lto} off", [lto, "-fno-diversify"], True
+        for s in range(seeds):
+            yield (f"{lto} all seed {s}",
+                   [lto, "-fdiversify=all", f"-frandom-seed=parity-{s}"], True)
 
 
 def compile_one(compiler, source, flags, out, link):
