@@ -133,11 +133,13 @@ char BlockShuffle::ID = 0;
 
 /// Whether \p MBB, whose terminators the target cannot analyze, may fall
 /// into its layout successor: unless its last real instruction is a barrier
-/// (an unconditional or indirect jump, a return), assume it may. Debug
+/// (an unconditional or indirect jump, a return) that is not predicated
+/// (ARM's conditional return falls through when its condition fails), as
+/// MachineBasicBlock::canFallThrough says of such blocks. Debug
 /// instructions are skipped so that -g decides nothing.
-bool mayFallThrough(MachineBasicBlock &MBB) {
+bool mayFallThrough(MachineBasicBlock &MBB, const TargetInstrInfo &TII) {
   MachineBasicBlock::iterator Last = MBB.getLastNonDebugInstr();
-  return Last == MBB.end() || !Last->isBarrier();
+  return Last == MBB.end() || !Last->isBarrier() || TII.isPredicated(*Last);
 }
 
 bool BlockShuffle::isColdChain(ArrayRef<Block> Chain) const {
@@ -168,7 +170,7 @@ bool BlockShuffle::runOnMachineFunction(MachineFunction &MF) {
     Layout.push_back({&MBB, Next, Analyzable});
     bool Glued = Mode == BlockShuffleMode::Chains
                      ? MBB.canFallThrough()
-                     : !Analyzable && mayFallThrough(MBB);
+                     : !Analyzable && mayFallThrough(MBB, TII);
     GluedToPrevious = Next && Glued;
     if (GluedToPrevious)
       ++NumGlued;

@@ -8,6 +8,7 @@
 #include "divtool/install/ProgramCode.h"
 #include "divtool/install/UnusedPlt.h"
 #include "registry/Fingerprints.h"
+#include "support/ElfPatch.h"
 #include "support/ElfRewrite.h"
 #include "random/RandomStream.h"
 #include "random/SeedFile.h"
@@ -445,89 +446,6 @@ std::string readLog(StringRef Path) {
   return Log ? (*Log)->getBuffer().str() : std::string();
 }
 
-/// The file offset and size of the section \p Name of the ELF image
-/// \p Image, if it has one with contents in the file.
-Expected<std::optional<std::pair<uint64_t, uint64_t>>>
-sectionInFile(ArrayRef<char> Image, StringRef Name) {
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      object::ObjectFile::createObjectFile(
-          MemoryBufferRef(StringRef(Image.data(), Image.size()), "install"));
-  if (!Obj)
-    return Obj.takeError();
-  for (const object::SectionRef &Sec : (*Obj)->sections()) {
-    Expected<StringRef> SecName = Sec.getName();
-    if (!SecName) {
-      consumeError(SecName.takeError());
-      continue;
-    }
-    if (*SecName != Name || Sec.isBSS())
-      continue;
-    uint64_t Offset = object::ELFSectionRef(Sec).getOffset();
-    if (Offset + Sec.getSize() > Image.size())
-      return makeError("section " + Name + " is out of the file");
-    return std::make_pair(Offset, Sec.getSize());
-  }
-  return std::nullopt;
-}
-
-/// Fills the contents of section \p Name of \p Image with zeros.
-Error blankSection(MutableArrayRef<char> Image, StringRef Name) {
-  auto Where = sectionInFile(Image, Name);
-  if (!Where)
-    return Where.takeError();
-  if (*Where)
-    std::fill_n(Image.data() + (*Where)->first, (*Where)->second, 0);
-  return Error::success();
-}
-
-/// Sets the GNU build id of the ELF image \p Image to the first bytes of
-/// the SHA-256 of what it loads (each PT_LOAD segment's address, size and
-/// bytes, the build id zeroed, without the ELF header, which counts the
-/// sections): the same for an install laid out from a golden master with
-/// debug information and from a copy stripped of it.
-/// Nothing if it has none.
-Error setBuildIdToDigest(MutableArrayRef<char> Image) {
-  auto Where = sectionInFile(Image, ".note.gnu.build-id");
-  if (!Where)
-    return Where.takeError();
-  if (!*Where)
-    return Error::success();
-  auto [Offset, Size] = **Where;
-  if (Size < 16)
-    return makeError("the build id note is malformed");
-  uint32_t NameSize = support::endian::read32le(Image.data() + Offset);
-  uint32_t DescSize = support::endian::read32le(Image.data() + Offset + 4);
-  uint64_t Desc = Offset + 12 + alignTo(NameSize, 4);
-  if (Desc + DescSize > Offset + Size || DescSize > sizeof(Sha256Digest))
-    return makeError("the build id note is malformed");
-  std::fill_n(Image.data() + Desc, DescSize, 0);
-  Expected<object::ELF64LEFile> Elf =
-      object::ELF64LEFile::create(StringRef(Image.data(), Image.size()));
-  if (!Elf)
-    return Elf.takeError();
-  auto Headers = Elf->program_headers();
-  if (!Headers)
-    return Headers.takeError();
-  Sha256 H;
-  for (const object::ELF64LE::Phdr &P : *Headers) {
-    if (P.p_type != ELF::PT_LOAD)
-      continue;
-    if (P.p_offset + P.p_filesz > Image.size())
-      return makeError("a segment is out of the file");
-    uint64_t Begin = std::max<uint64_t>(P.p_offset, sizeof(ELF::Elf64_Ehdr));
-    uint64_t End = std::max<uint64_t>(P.p_offset + P.p_filesz, Begin);
-    uint8_t Header[16];
-    support::endian::write64le(Header, P.p_vaddr);
-    support::endian::write64le(Header + 8, P.p_filesz);
-    H.update(ArrayRef<uint8_t>(Header));
-    H.update(ArrayRef<uint8_t>(
-        reinterpret_cast<const uint8_t *>(Image.data()) + Begin, End - Begin));
-  }
-  Sha256Digest D = H.final();
-  std::copy_n(D.begin(), DescSize, Image.data() + Desc);
-  return Error::success();
-}
-
 } // namespace
 
 std::string installSeedDerivation(StringRef InstallId) {
@@ -537,114 +455,137 @@ std::string installSeedDerivation(StringRef InstallId) {
       .str();
 }
 
-Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
-                                      StringRef InstallId, StringRef Output,
-                                      const InstallOptions &Options) {
-  if (InstallId.empty() || InstallId.size() > 128 ||
-      !llvm::all_of(InstallId, [](char C) { return isPrint(C); }))
-    return makeError("invalid install id '" + InstallId +
-                     "': expected 1 to 128 printable characters");
-  object::OwningBinary<object::ObjectFile> File;
-  Expected<GoldenFunctions> Functions = readGolden(Golden, File);
-  if (!Functions)
-    return Functions.takeError();
-  if (Options.AlignBranches && Functions->Arch != Triple::x86_64)
-    return makeError("--align-branches: '" + Golden +
-                     "' is not an x86-64 program");
-  // The layout follows the golden master's code, not its file: a copy
-  // stripped of debug information is laid out as the golden master with
-  // it, whose updated debug information then describes the install.
-  Expected<ElfImage> GoldenImage = ElfImage::open(Golden);
-  if (!GoldenImage)
-    return GoldenImage.takeError();
-  std::string GoldenCode = codeSha256(*GoldenImage);
-  Expected<std::unique_ptr<Disassembler>> Decoder =
-      Disassembler::create(Functions->Arch);
-  if (!Decoder)
-    return Decoder.takeError();
+namespace {
 
-  // The layout: one stream per golden master and install; the function
-  // order first, then (with blocks) the profile and BOLT's own seed.
-  std::vector<std::string> Order;
-  for (const GoldenFunctions::Function &F : Functions->Functions)
-    Order.push_back(F.Name);
-  Key256 Seed = Key.streamKey({"install", GoldenCode, InstallId});
-  RandomStream Random(Seed);
-  OPENSSL_cleanse(Seed.data(), Seed.size());
-  Random.shuffle(MutableArrayRef<std::string>(Order));
-  std::string Profile;
-  uint64_t BoltSeed = 0;
-  if (Options.Blocks) {
-    Profile = randomProfile(*Functions, **Decoder, Random);
-    BoltSeed = Random.between(1, UINT32_MAX);
+/// One install being laid out: the steps of InstallLayout.h, one function
+/// each, in the order run() calls them, and the state they hand on.
+class InstallLayoutSteps {
+public:
+  InstallLayoutSteps(StringRef Golden, const MasterKey &Key,
+                     StringRef InstallId, StringRef Output,
+                     const InstallOptions &Options)
+      : Golden(Golden), Key(Key), InstallId(InstallId), Output(Output),
+        Options(Options) {}
+
+  Expected<InstallResult> run() {
+    for (Error (InstallLayoutSteps::*Step)() :
+         {&InstallLayoutSteps::readGoldenMaster,
+          &InstallLayoutSteps::drawLayout, &InstallLayoutSteps::writeInputs,
+          &InstallLayoutSteps::runBolt, &InstallLayoutSteps::patchOutput,
+          &InstallLayoutSteps::proveSound,
+          &InstallLayoutSteps::accountForEveryFunction,
+          &InstallLayoutSteps::writeInstall})
+      if (Error E = (this->*Step)())
+        return std::move(E);
+    return std::move(R);
   }
 
-  Expected<PrivateDir> Dir = PrivateDir::create("divtool-install");
-  if (!Dir)
-    return Dir.takeError();
-  if (Options.Keep)
-    Dir->keep();
-  // BOLT records its command line in the output: fixed names, run in Dir.
-  StringRef GoldenData = File.getBinary()->getData();
-  ArrayRef<uint8_t> GoldenBytes = arrayRefFromStringRef(GoldenData);
-  Expected<ProgramCode> GoldenProgram = ProgramCode::read(GoldenBytes);
-  if (!GoldenProgram)
-    return makeError("cannot read '" + Golden +
-                     "': " + toString(GoldenProgram.takeError()));
-  InstallResult R;
-  if (Error E = writeBoltInput(Golden, *GoldenProgram, **Decoder,
-                               Dir->path() + "/golden", R.CodeLabels))
-    return E;
-  std::string OrderText;
-  for (const std::string &Name : Order)
-    OrderText += Name + "\n";
-  Expected<std::string> OrderFile =
-      Dir->writeSecret("order", arrayRefFromStringRef(OrderText));
-  OPENSSL_cleanse(OrderText.data(), OrderText.size());
-  if (!OrderFile)
-    return OrderFile.takeError();
-  std::string ProfileFile;
-  if (Options.Blocks) {
-    Expected<std::string> File =
-        Dir->writeSecret("profile", arrayRefFromStringRef(Profile));
-    OPENSSL_cleanse(Profile.data(), Profile.size());
-    if (!File)
-      return File.takeError();
-    ProfileFile = *File;
+private:
+  /// 1. The golden master: its functions as BOLT names them, its code, how
+  /// it binds symbols and whether it has debug information.
+  Error readGoldenMaster() {
+    if (InstallId.empty() || InstallId.size() > 128 ||
+        !llvm::all_of(InstallId, [](char C) { return isPrint(C); }))
+      return makeError("invalid install id '" + InstallId +
+                       "': expected 1 to 128 printable characters");
+    Expected<GoldenFunctions> F = readGolden(Golden, File);
+    if (!F)
+      return F.takeError();
+    Functions = std::move(*F);
+    if (Options.AlignBranches && Functions.Arch != Triple::x86_64)
+      return makeError("--align-branches: '" + Golden +
+                       "' is not an x86-64 program");
+    // The layout follows the golden master's code, not its file: a copy
+    // stripped of debug information is laid out as the golden master with
+    // it, whose updated debug information then describes the install.
+    Expected<ElfImage> GoldenImage = ElfImage::open(Golden);
+    if (!GoldenImage)
+      return GoldenImage.takeError();
+    GoldenCode = codeSha256(*GoldenImage);
+    Expected<std::unique_ptr<Disassembler>> D =
+        Disassembler::create(Functions.Arch);
+    if (!D)
+      return D.takeError();
+    Decoder = std::move(*D);
+    Expected<ProgramCode> Program = ProgramCode::read(goldenBytes());
+    if (!Program)
+      return makeError("cannot read '" + Golden +
+                       "': " + toString(Program.takeError()));
+    GoldenProgram = std::move(*Program);
+    for (const object::SectionRef &Sec : File.getBinary()->sections())
+      if (Expected<StringRef> Name = Sec.getName())
+        DebugInfo |= *Name == ".debug_info";
+      else
+        consumeError(Name.takeError());
+    // A golden master that binds every symbol at load time lets BOLT call
+    // through the GOT, and the PLT become traps (UnusedPlt.h).
+    if (Functions.Arch == Triple::x86_64) {
+      StringRef Data = File.getBinary()->getData();
+      Expected<bool> Now = bindsNow(ArrayRef<char>(Data.data(), Data.size()));
+      if (!Now)
+        return makeError("cannot read the dynamic section of '" + Golden +
+                         "': " + toString(Now.takeError()));
+      ClosePlt = *Now;
+    }
+    return Error::success();
   }
 
-  bool DebugInfo = false;
-  for (const object::SectionRef &Sec : File.getBinary()->sections())
-    if (Expected<StringRef> Name = Sec.getName())
-      DebugInfo |= *Name == ".debug_info";
-    else
-      consumeError(Name.takeError());
-
-  // A golden master that binds every symbol at load time lets BOLT call
-  // through the GOT, and the PLT become traps (UnusedPlt.h).
-  bool ClosePlt = false;
-  if (Functions->Arch == Triple::x86_64) {
-    StringRef Data = File.getBinary()->getData();
-    Expected<bool> Now = bindsNow(ArrayRef<char>(Data.data(), Data.size()));
-    if (!Now)
-      return makeError("cannot read the dynamic section of '" + Golden +
-                       "': " + toString(Now.takeError()));
-    ClosePlt = *Now;
+  /// 2-3. The layout: one stream per golden master and install; the
+  /// function order first, then (with blocks) the profile and BOLT's own
+  /// seed.
+  Error drawLayout() {
+    for (const GoldenFunctions::Function &F : Functions.Functions)
+      Order.push_back(F.Name);
+    Key256 Seed = Key.streamKey({"install", GoldenCode, InstallId});
+    RandomStream Random(Seed);
+    OPENSSL_cleanse(Seed.data(), Seed.size());
+    Random.shuffle(MutableArrayRef<std::string>(Order));
+    if (Options.Blocks) {
+      Profile = randomProfile(Functions, *Decoder, Random);
+      BoltSeed = Random.between(1, UINT32_MAX);
+    }
+    R.Functions = Order.size();
+    return Error::success();
   }
 
-  R.Functions = Order.size();
-  std::string Log = Dir->path() + "/bolt.log";
-  std::string Installed = Dir->path() + "/install";
-  // Functions keep their 16-byte alignment unless the new order only fits
-  // in the golden master's .text without it.
-  unsigned FunctionAlign = 16;
-  bool OldText = true;
-  std::vector<std::string> Skipped; // what BOLT refused, retried as skipped
-  for (unsigned Attempt = 0;; ++Attempt) {
+  /// BOLT's inputs, in a private directory: its copy of the golden master,
+  /// the order and the profile (secret files, wiped in memory).
+  Error writeInputs() {
+    Expected<PrivateDir> D = PrivateDir::create("divtool-install");
+    if (!D)
+      return D.takeError();
+    Dir.emplace(std::move(*D));
+    if (Options.Keep)
+      Dir->keep();
+    // BOLT records its command line in the output: fixed names, run in Dir.
+    if (Error E = writeBoltInput(Golden, GoldenProgram, *Decoder,
+                                 Dir->path() + "/golden", R.CodeLabels))
+      return E;
+    std::string OrderText;
+    for (const std::string &Name : Order)
+      OrderText += Name + "\n";
+    Expected<std::string> OrderPath =
+        Dir->writeSecret("order", arrayRefFromStringRef(OrderText));
+    OPENSSL_cleanse(OrderText.data(), OrderText.size());
+    if (!OrderPath)
+      return OrderPath.takeError();
+    OrderFile = *OrderPath;
+    if (Options.Blocks) {
+      Expected<std::string> ProfilePath =
+          Dir->writeSecret("profile", arrayRefFromStringRef(Profile));
+      OPENSSL_cleanse(Profile.data(), Profile.size());
+      if (!ProfilePath)
+        return ProfilePath.takeError();
+      ProfileFile = *ProfilePath;
+    }
+    return Error::success();
+  }
+
+  std::vector<std::string> boltCommand() const {
     std::vector<std::string> Command = {
         Options.Bolt, "golden", "-o", "install",
         // Every function in the stream's order...
-        "-reorder-functions=user", "-function-order=" + *OrderFile,
+        "-reorder-functions=user", "-function-order=" + OrderFile,
         // ...where the golden master's code was, without the 2 MiB
         // alignment and hot-text padding meant for huge pages...
         "-no-huge-pages", "-hot-text=0", "-align-text=16",
@@ -677,96 +618,166 @@ Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
       Command.push_back("-plt=all");
     if (!Skipped.empty())
       Command.push_back("-skip-funcs=" + join(Skipped, ","));
-    auto BoltStarted = std::chrono::steady_clock::now();
-    Expected<pid_t> Pid =
-        startProcess(Command, Dir->path(), environmentWith({}, {}), Log, Log,
-                     /*OwnProcessGroup=*/false, "llvm-bolt");
-    if (!Pid)
-      return Pid.takeError();
-    std::optional<int> Status = waitProcess(*Pid, /*Block=*/true);
-    R.BoltSeconds += secondsSince(BoltStarted);
-    std::string Text = readLog(Log);
-    if (Status && *Status == 0 && OldText &&
-        StringRef(Text).contains("too small to fit the new code")) {
-      // Unaligned functions may fit; if not, aligned ones in a new segment.
-      if (FunctionAlign > 1) {
-        FunctionAlign = 1;
-      } else {
-        FunctionAlign = 16;
-        OldText = false;
-        R.NewSegmentReason = "the new code did not fit";
-      }
-      continue;
-    }
-    if (Status && *Status == 0)
-      break;
-    std::optional<std::string> Refused = refusedFunction(Text);
-    bool RefusedAgain = Refused && llvm::is_contained(Skipped, *Refused);
-    if (!Refused || Attempt >= MaxRefusedFunctions ||
-        (RefusedAgain && !OldText))
-      return makeError("llvm-bolt failed on '" + Golden + "' (" +
-                       describeWaitStatus(Status.value_or(-1)) + "):\n" +
-                       lastLines(Log, 8));
-    // A skipped function keeps its place in the old .text, where BOLT 19
-    // cannot also put new code: then the new code goes to a new segment.
-    if (RefusedAgain) {
-      OldText = false;
-      R.NewSegmentReason = "the old .text keeps a function BOLT cannot move";
-    } else {
-      Skipped.push_back(*Refused);
-    }
+    return Command;
   }
-  R.FitInOldText = StringRef(readLog(Log)).contains("using original .text");
-  R.FunctionAlignment = FunctionAlign;
 
-  // BOLT's note holds its command line: blanked in place (removing it with
-  // objcopy would lay the file out again, which breaks BOLT's AArch64
-  // output). Then a build id of the install's own.
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Rewritten =
-      MemoryBuffer::getFile(Installed, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (!Rewritten)
-    return makeError("cannot read BOLT's output", Rewritten.getError());
-  auto Image = std::make_unique<SmallVector<char, 0>>(
-      (*Rewritten)->getBufferStart(), (*Rewritten)->getBufferEnd());
-  if (Error E = blankSection(*Image, ".note.bolt_info"))
-    return makeError("cannot blank BOLT's note: " + toString(std::move(E)));
-  if (ClosePlt) {
-    Expected<unsigned> Trapped = trapUnusedPlt(*Image);
-    if (!Trapped)
-      return makeError("cannot read BOLT's output: " +
-                       toString(Trapped.takeError()));
-    R.TrappedPltStubs = *Trapped;
-    R.TrappedLazyBinding = true;
+  /// 4. llvm-bolt, until the layout fits: functions keep their 16-byte
+  /// alignment unless the new order only fits in the golden master's
+  /// .text without it, else go to a new segment; a function BOLT refuses
+  /// is retried as skipped.
+  Error runBolt() {
+    std::string Log = logPath();
+    for (unsigned Attempt = 0;; ++Attempt) {
+      auto BoltStarted = std::chrono::steady_clock::now();
+      Expected<pid_t> Pid =
+          startProcess(boltCommand(), Dir->path(), environmentWith({}, {}),
+                       Log, Log, /*OwnProcessGroup=*/false, "llvm-bolt");
+      if (!Pid)
+        return Pid.takeError();
+      std::optional<int> Status = waitProcess(*Pid, /*Block=*/true);
+      R.BoltSeconds += secondsSince(BoltStarted);
+      std::string Text = readLog(Log);
+      if (Status && *Status == 0 && OldText &&
+          StringRef(Text).contains("too small to fit the new code")) {
+        // Unaligned functions may fit; if not, aligned ones in a new
+        // segment.
+        if (FunctionAlign > 1) {
+          FunctionAlign = 1;
+        } else {
+          FunctionAlign = 16;
+          OldText = false;
+          R.NewSegmentReason = "the new code did not fit";
+        }
+        continue;
+      }
+      if (Status && *Status == 0)
+        break;
+      std::optional<std::string> Refused = refusedFunction(Text);
+      bool RefusedAgain = Refused && llvm::is_contained(Skipped, *Refused);
+      if (!Refused || Attempt >= MaxRefusedFunctions ||
+          (RefusedAgain && !OldText))
+        return makeError("llvm-bolt failed on '" + Golden + "' (" +
+                         describeWaitStatus(Status.value_or(-1)) + "):\n" +
+                         lastLines(Log, 8));
+      // A skipped function keeps its place in the old .text, where BOLT 19
+      // cannot also put new code: then the new code goes to a new segment.
+      if (RefusedAgain) {
+        OldText = false;
+        R.NewSegmentReason = "the old .text keeps a function BOLT cannot move";
+      } else {
+        Skipped.push_back(*Refused);
+      }
+    }
+    BoltLog = readLog(Log);
+    R.FitInOldText = StringRef(BoltLog).contains("using original .text");
+    R.FunctionAlignment = FunctionAlign;
+    return Error::success();
   }
-  // Nothing is written that is not proved sound (LayoutCheck.h).
-  if (Error E = proveLayout(GoldenBytes, *Image, InstallId, R))
-    return E;
-  Expected<FunctionAccount> Account = accountForFunctions(
-      *Functions, *GoldenProgram,
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Image->data()),
-                        Image->size()),
-      Order, Skipped, readLog(Log));
-  if (!Account)
-    return Account.takeError();
-  R.LeftInPlace = std::move(Account->LeftInPlace);
-  R.OutOfOrder = std::move(Account->OutOfOrder);
-  if (Error E = setBuildIdToDigest(*Image))
-    return makeError("cannot set the build id: " + toString(std::move(E)));
-  StringRef Bytes(Image->data(), Image->size());
-  if (Error E = writeFileAtomically(Output, Bytes))
-    return makeError("cannot write '" + Output +
-                     "': " + toString(std::move(E)));
-  struct stat St;
-  if (::stat(Golden.str().c_str(), &St) == 0)
-    ::chmod(Output.str().c_str(), St.st_mode & 07777);
-  R.GoldenSize = File.getBinary()->getData().size();
-  R.OutputSize = Bytes.size();
-  R.OutputSha256 = toHex(Sha256::digest(Bytes));
-  R.GoldenCodeSha256 = GoldenCode;
-  if (Options.Keep)
-    R.WorkDir = Dir->path();
-  return R;
+
+  /// 5-6. BOLT's output in memory; its note, which holds BOLT's command
+  /// line, blanked in place (removing it with objcopy would lay the file
+  /// out again, which breaks BOLT's AArch64 output); the unused PLT made
+  /// traps.
+  Error patchOutput() {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Rewritten =
+        MemoryBuffer::getFile(Dir->path() + "/install", /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!Rewritten)
+      return makeError("cannot read BOLT's output", Rewritten.getError());
+    Image.assign((*Rewritten)->getBufferStart(), (*Rewritten)->getBufferEnd());
+    if (Error E = blankSection(Image, ".note.bolt_info"))
+      return makeError("cannot blank BOLT's note: " + toString(std::move(E)));
+    if (ClosePlt) {
+      Expected<unsigned> Trapped = trapUnusedPlt(Image);
+      if (!Trapped)
+        return makeError("cannot read BOLT's output: " +
+                         toString(Trapped.takeError()));
+      R.TrappedPltStubs = *Trapped;
+      R.TrappedLazyBinding = true;
+    }
+    return Error::success();
+  }
+
+  /// Nothing is written that is not proved sound (LayoutCheck.h).
+  Error proveSound() { return proveLayout(goldenBytes(), Image, InstallId, R); }
+
+  /// Every function named that BOLT left in place or out of order.
+  Error accountForEveryFunction() {
+    Expected<FunctionAccount> Account = accountForFunctions(
+        Functions, GoldenProgram,
+        ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Image.data()),
+                          Image.size()),
+        Order, Skipped, BoltLog);
+    if (!Account)
+      return Account.takeError();
+    R.LeftInPlace = std::move(Account->LeftInPlace);
+    R.OutOfOrder = std::move(Account->OutOfOrder);
+    return Error::success();
+  }
+
+  /// 7. A build id of the install's own, then the output, atomically, with
+  /// the golden master's mode.
+  Error writeInstall() {
+    if (Error E = setBuildIdToDigest(Image))
+      return makeError("cannot set the build id: " + toString(std::move(E)));
+    StringRef Bytes(Image.data(), Image.size());
+    if (Error E = writeFileAtomically(Output, Bytes))
+      return makeError("cannot write '" + Output +
+                       "': " + toString(std::move(E)));
+    struct stat St;
+    if (::stat(Golden.str().c_str(), &St) == 0)
+      ::chmod(Output.str().c_str(), St.st_mode & 07777);
+    R.GoldenSize = File.getBinary()->getData().size();
+    R.OutputSize = Bytes.size();
+    R.OutputSha256 = toHex(Sha256::digest(Bytes));
+    R.GoldenCodeSha256 = GoldenCode;
+    if (Options.Keep)
+      R.WorkDir = Dir->path();
+    return Error::success();
+  }
+
+  ArrayRef<uint8_t> goldenBytes() const {
+    return arrayRefFromStringRef(File.getBinary()->getData());
+  }
+  std::string logPath() const { return Dir->path() + "/bolt.log"; }
+
+  // What layOutInstall was asked.
+  StringRef Golden;
+  const MasterKey &Key;
+  StringRef InstallId;
+  StringRef Output;
+  const InstallOptions &Options;
+
+  // The golden master (readGoldenMaster).
+  object::OwningBinary<object::ObjectFile> File;
+  GoldenFunctions Functions;
+  std::string GoldenCode;
+  std::unique_ptr<Disassembler> Decoder;
+  ProgramCode GoldenProgram;
+  bool DebugInfo = false;
+  bool ClosePlt = false;
+  // The layout (drawLayout): secret until BOLT has read it.
+  std::vector<std::string> Order;
+  std::string Profile;
+  uint64_t BoltSeed = 0;
+  // BOLT's run (writeInputs, runBolt).
+  std::optional<PrivateDir> Dir;
+  std::string OrderFile, ProfileFile;
+  unsigned FunctionAlign = 16;
+  bool OldText = true;
+  std::vector<std::string> Skipped; // what BOLT refused, retried as skipped
+  std::string BoltLog;
+  // The install (patchOutput onwards).
+  SmallVector<char, 0> Image;
+  InstallResult R;
+};
+
+} // namespace
+
+Expected<InstallResult> layOutInstall(StringRef Golden, const MasterKey &Key,
+                                      StringRef InstallId, StringRef Output,
+                                      const InstallOptions &Options) {
+  return InstallLayoutSteps(Golden, Key, InstallId, Output, Options).run();
 }
 
 } // namespace divcc

@@ -24,6 +24,13 @@
 //      with or without debug information);
 //   7. the output is written atomically.
 //
+// InstallLayout.cpp runs these as named steps, one function each, in the
+// manner of mold's pass list: readGoldenMaster (1), drawLayout (2-3),
+// writeInputs and runBolt (4), patchOutput (5-6), proveSound (every code
+// address checked and repaired, LayoutCheck.h), accountForEveryFunction
+// (each function BOLT left in place or out of order named), writeInstall
+// (6-7).
+//
 // The same golden master, secret and id give the same bytes. Nothing
 // derived from the secret appears in the output or in any message: the
 // function order goes to BOLT through a file of mode 0600 in a private

@@ -2,14 +2,16 @@
 
 Usage: gap_blocks.py INPUT.mir OUTPUT.mir
 
-A gap is a block holding nothing but traps (INT3, UDF 0). Prints, for each
-gap in layout order, the block before it and that block's last opcode, the
-largest gap, and whether OUTPUT without its gaps is INPUT (both printed by
-divcc-llc: the pass must add blocks and change nothing else)."""
+A gap is a block holding nothing but trap instructions (x86-64 INT3,
+AArch64 and ARM state UDF 0, Thumb tUDF 222, RISC-V C_UNIMP and UNIMP).
+Prints, for each gap in layout order, the block before it and that block's
+last opcode, the largest gap in trap instructions and in bytes, and whether
+OUTPUT without its gaps is INPUT (both printed by divcc-llc: the pass must
+add blocks and change nothing else)."""
 import re
 import sys
 
-TRAPS = {"INT3", "UDF 0"}
+TRAPS = {"INT3": 1, "UDF 0": 4, "tUDF 222": 2, "C_UNIMP": 2, "UNIMP": 4}
 BLOCK = re.compile(r"^  bb\.(\d+)")
 
 
@@ -44,17 +46,24 @@ def instructions(lines):
             and not l.strip().startswith(("successors:", "liveins:", ";"))]
 
 
+FLAGS = {"frame-setup", "frame-destroy", "nuw", "nsw", "exact", "disjoint",
+         "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc",
+         "nofpexcept", "nomerge", "unpredictable", "noconvergent"}
+
+
 def opcode(instruction):
-    for token in instruction.replace(",", " ").split():
-        if re.match(r"^[A-Z][A-Za-z0-9_]*$", token):
-            return token
+    """The opcode of a MIR instruction: [DEFS =] [FLAGS] OPCODE OPERANDS
+    (ARM's and Thumb's opcodes may start in lower case: tBL, t2B)."""
+    for token in instruction.split(" = ", 1)[-1].split():
+        if token not in FLAGS:
+            return token if re.match(r"^[A-Za-z][A-Za-z0-9_]*$", token) else "?"
     return "?"
 
 
 if len(sys.argv) != 3:
     sys.exit(__doc__)
 before, after = blocks(sys.argv[1]), blocks(sys.argv[2])
-kept, largest, previous = [], 0, None
+kept, largest, largest_bytes, previous = [], 0, 0, None
 for header, lines in after:
     body = instructions(lines)
     if header is not None and body and all(i in TRAPS for i in body):
@@ -62,10 +71,11 @@ for header, lines in after:
         last = instructions(previous[1])[-1] if previous else "?"
         print(f"gap after {name}: {opcode(last)}")
         largest = max(largest, len(body))
+        largest_bytes = max(largest_bytes, sum(TRAPS[i] for i in body))
         continue
     kept.append((header, lines))
     if header is not None:
         previous = (header, lines)
-print(f"largest gap: {largest} traps")
+print(f"largest gap: {largest} traps, {largest_bytes} bytes")
 print("rest unchanged:", "yes" if list(map(normalized, kept)) ==
       list(map(normalized, before)) else "no")
