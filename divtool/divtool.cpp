@@ -62,6 +62,8 @@ int main(int Argc, char **Argv) {
     llvm::errs() << "Run 'divtool --help' for usage.\n";
     return 2;
   }
+  for (const CLI::App *Sub : Divtool.get_subcommands())
+    setCommandName("divtool " + Sub->get_name());
   // The DIVCC_* variables are read here, once; subcommands get the values.
   return Run(DivccEnvironment::fromProcess());
 }

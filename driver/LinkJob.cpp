@@ -18,6 +18,7 @@
 #include "driver/Config.h"
 #include "random/RandomStream.h"
 #include "support/Assembler.h"
+#include "support/Diagnostics.h"
 #include "targets/DiversityTarget.h"
 
 #include "clang/Driver/Action.h"
@@ -300,9 +301,9 @@ void linkForeignTargetsWithLld(Compilation &C) {
       continue;
     Cmd.replaceExecutable(lldExecutable(Args));
     if (Args.hasArg(options::OPT_v))
-      errs() << "divcc: linking for " << Target.str()
-             << " with ld.lld: the host's ld cannot, and there is no "
-             << Target.str() << "-ld\n";
+      noteStream() << "linking for " << Target.str()
+                   << " with ld.lld: the host's ld cannot, and there is no "
+                   << Target.str() << "-ld\n";
   }
 }
 

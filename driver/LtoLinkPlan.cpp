@@ -130,11 +130,6 @@ const LinkerOption *findLinkerOption(StringRef Arg) {
   return nullptr;
 }
 
-bool hasFlag(StringRef Arg, unsigned Flag) {
-  const LinkerOption *O = findLinkerOption(Arg);
-  return O && (O->Flags & Flag);
-}
-
 /// \p Args with each @FILE replaced by the arguments FILE holds (GNU
 /// quoting, as lld reads them), recursively.
 Expected<std::vector<std::string>>

@@ -30,9 +30,20 @@ static std::string &nameStorage() {
   return Name;
 }
 
+static std::string &commandStorage() {
+  static std::string Name;
+  return Name;
+}
+
 void setProgramName(StringRef Name) { nameStorage() = Name.str(); }
 
 StringRef programName() { return nameStorage(); }
+
+void setCommandName(StringRef Name) { commandStorage() = Name.str(); }
+
+StringRef commandName() {
+  return commandStorage().empty() ? programName() : commandStorage();
+}
 
 Error makeError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
@@ -62,9 +73,9 @@ int exitCodeFor(Error E) {
   return reportError(std::move(E));
 }
 
-void printNote(const Twine &Message) {
-  errs() << programName() << ": " << Message << "\n";
-}
+void printNote(const Twine &Message) { noteStream() << Message << "\n"; }
+
+raw_ostream &noteStream() { return errs() << commandName() << ": "; }
 
 void printError(const Twine &Message) {
   errs() << formatDiagnostic(Severity::Error, Message) << "\n";

@@ -1,7 +1,9 @@
 //===- Diagnostics.h - Errors and warnings under the program's name -------===//
 //
 // divcc, div++ and divtool print every diagnostic the same way, lld-style:
-// "PROGRAM: error: MESSAGE", lower case, the offending value quoted. The
+// "PROGRAM: error: MESSAGE", lower case, the offending value quoted.
+// Informational lines (progress, summaries) name the command that prints
+// them instead: "divtool rerandomize: MESSAGE" (printNote, noteStream). The
 // program's name is set once, in main; layers below build llvm::Error
 // values (makeError) and hand them up, and only the program's top level
 // prints them (printError, reportError). report_fatal_error is kept for
@@ -15,6 +17,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <system_error>
@@ -25,6 +28,11 @@ namespace divcc {
 /// in main, before anything is printed; "divcc" until then.
 void setProgramName(llvm::StringRef Name);
 llvm::StringRef programName();
+
+/// Names the running command in informational lines ("divtool audit"); the
+/// program's name until set.
+void setCommandName(llvm::StringRef Name);
+llvm::StringRef commandName();
 
 /// An error with \p Message, for a caller to print or wrap.
 llvm::Error makeError(const llvm::Twine &Message);
@@ -53,9 +61,12 @@ int exitCodeFor(llvm::Error E);
 /// that picks the exit status, and printError prints nothing more for it.
 llvm::Error alreadyReportedError();
 
-/// Prints "PROGRAM: MESSAGE" on stderr: an informational line (progress, a
+/// Prints "COMMAND: MESSAGE" on stderr: an informational line (progress, a
 /// summary), not a diagnostic.
 void printNote(const llvm::Twine &Message);
+/// Starts such a line on stderr, after "COMMAND: "; the caller ends it with
+/// a newline.
+llvm::raw_ostream &noteStream();
 
 } // namespace divcc
 

@@ -55,7 +55,7 @@ int runAuditCommand(const AuditCommandLine &Line, const DivccEnvironment &) {
   if (C.MaxSurvival) {
     for (size_t V = 0; V < R->Variants.size(); ++V)
       if (R->survival(V) * 100 > *C.MaxSurvival) {
-        errs() << "divtool: audit: " << R->Variants[V].Binary.Path << ": "
+        noteStream() << R->Variants[V].Binary.Path << ": "
                << format("%.2f", R->survival(V) * 100)
                << "% of the base's gadgets survive, more than --max-survival="
                << format("%g", *C.MaxSurvival) << "\n";
@@ -70,7 +70,7 @@ int runAuditCommand(const AuditCommandLine &Line, const DivccEnvironment &) {
           "relative survival cannot be measured"));
     for (size_t V = 0; V < R->Variants.size(); ++V)
       if (R->relativeSurvival(V) * 100 > *C.MaxRelativeSurvival) {
-        errs() << "divtool: audit: " << R->Variants[V].Binary.Path << ": "
+        noteStream() << R->Variants[V].Binary.Path << ": "
                << format("%.2f", R->relativeSurvival(V) * 100)
                << "% of the base's gadgets in functions survive at their "
                   "offset in the function, more than --max-relative-survival="

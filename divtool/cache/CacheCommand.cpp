@@ -66,7 +66,7 @@ int runCacheCommand(const CacheCommandLine &Line, const DivccEnvironment &Env) {
     if (Error E = Cache.clear())
       return reportError(std::move(E));
     if (!C.Json)
-      outs() << "divtool cache: cleared " << Settings.Dir << "\n";
+      outs() << commandName() << ": cleared " << Settings.Dir << "\n";
   }
   if (!C.Stats && C.Clear)
     return 0;

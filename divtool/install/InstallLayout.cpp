@@ -476,7 +476,7 @@ public:
           &InstallLayoutSteps::accountForEveryFunction,
           &InstallLayoutSteps::writeInstall})
       if (Error E = (this->*Step)())
-        return std::move(E);
+        return E;
     return std::move(R);
   }
 

@@ -60,12 +60,12 @@ int checkInstall(const RerandomizeCommandLine &C, const MasterKey &Key) {
     return reportError(Installed.takeError());
   sys::fs::remove(Again);
   if (*Installed != R->OutputSha256) {
-    errs() << "divtool rerandomize: '" << C.Check
+    noteStream() << "'" << C.Check
            << "' is not the layout of install '" << C.Install
            << "' of this golden master under this secret\n";
     return DiffersStatus;
   }
-  errs() << "divtool rerandomize: '" << C.Check << "' is install '" << C.Install
+  noteStream() << "'" << C.Check << "' is install '" << C.Install
          << "' of this golden master, byte for byte\n";
   return 0;
 }
@@ -96,13 +96,13 @@ Error recordInRegistry(const RerandomizeCommandLine &C, const MasterKey &Key,
           "' of this golden master with other bytes (" +
           Known->front().Sha256.substr(0, 12) +
           "...): laid out with other options or another llvm-bolt?");
-    errs() << "divtool rerandomize: install '" << C.Install
+    noteStream() << "install '" << C.Install
            << "' was already recorded as " << Row->Id << "\n";
     return Error::success();
   }
   if (Error E = Reg->recordInstall(*Row, *Artifact))
     return E;
-  errs() << "divtool rerandomize: recorded as " << Row->Id << " in '"
+  noteStream() << "recorded as " << Row->Id << " in '"
          << C.Registry << "'\n";
   return Error::success();
 }
@@ -118,7 +118,7 @@ int runRerandomizeCommand(const RerandomizeCommandLine &C,
       layOutInstall(C.Golden, *Key, C.Install, C.Output, C.Options);
   if (!R)
     return reportError(R.takeError());
-  errs() << "divtool rerandomize: install '" << C.Install
+  noteStream() << "install '" << C.Install
          << "': " << R->Functions << " functions in a new order";
   if (!R->LeftInPlace.empty()) {
     std::vector<std::string> Names;
@@ -146,21 +146,21 @@ int runRerandomizeCommand(const RerandomizeCommandLine &C,
     errs() << " (" << R->Repairs.size() << " repaired)";
   errs() << "\n";
   for (const FunctionLeftInPlace &F : R->LeftInPlace)
-    errs() << "divtool rerandomize: left in place: " << F.Name << ": "
+    noteStream() << "left in place: " << F.Name << ": "
            << F.Reason << "\n";
   for (const std::string &F : R->OutOfOrder)
-    errs() << "divtool rerandomize: not in the new order (BOLT put it after "
+    noteStream() << "not in the new order (BOLT put it after "
               "the others): "
            << F << "\n";
   if (C.Verbose) {
     for (const std::string &Repair : R->Repairs)
-      errs() << "divtool rerandomize: repaired " << Repair << "\n";
-    errs() << "divtool rerandomize: " << format("%.2f", R->BoltSeconds)
+      noteStream() << "repaired " << Repair << "\n";
+    noteStream() << format("%.2f", R->BoltSeconds)
            << " s in llvm-bolt, " << format("%.2f", R->CheckSeconds)
            << " s proving the layout\n";
   }
   if (!R->WorkDir.empty())
-    errs() << "divtool rerandomize: working directory kept in '" << R->WorkDir
+    noteStream() << "working directory kept in '" << R->WorkDir
            << "'\n";
   if (!C.Registry.empty())
     if (Error E = recordInRegistry(C, *Key, *R))

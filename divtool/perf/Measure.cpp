@@ -238,7 +238,7 @@ Error measure(const PerfOptions &C, PerfResult &R) {
   unsigned Rounds = C.Warmup + C.Runs;
   size_t PerRound = K * R.Builds.size();
   auto Start = std::chrono::steady_clock::now();
-  errs() << "divtool perf: running '" << shellJoin(C.Bench) << "' "
+  noteStream() << "running '" << shellJoin(C.Bench) << "' "
          << (C.Warmup ? Twine(C.Warmup) + " + " : Twine()) << C.Runs << " time"
          << (Rounds == 1 ? "" : "s") << " in each of " << PerRound
          << " variant trees" << (C.Warmup ? " (warm-up first)" : "")
@@ -272,7 +272,7 @@ Error measure(const PerfOptions &C, PerfResult &R) {
           B.of(M).Runs[I].push_back((*Values)[size_t(M)]);
       }
     if (!Terminal && !Warm && Rounds > 1)
-      errs() << "divtool perf: round " << Round + 1 << "/" << Rounds
+      noteStream() << "round " << Round + 1 << "/" << Rounds
              << " done, "
              << int(std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - Start)

@@ -137,7 +137,7 @@ int runPerfCommand(const PerfOptions &C, const DivccEnvironment &Env) {
   else
     printTable(R, outs());
   if (C.Keep && C.Out.empty())
-    errs() << "divtool perf: the variants are kept in " << Out << "\n";
+    noteStream() << "the variants are kept in " << Out << "\n";
   return 0;
 }
 

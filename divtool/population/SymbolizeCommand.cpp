@@ -185,8 +185,7 @@ Error symbolizeAll(const DebugSource &D, ArrayRef<uint64_t> Addresses) {
       const FunctionTable::Function *G =
           F ? D.WithDebug->find(F->Name, F->Rank) : nullptr;
       if (!F || !G || !sameCode(*D.Exact, *F, *D.WithDebug, *G, *D.Decoder)) {
-        errs() << "divtool symbolize: "
-               << format("0x%" PRIx64, Address) << ": regenerated, "
+        noteStream() << format("0x%" PRIx64, Address) << ": regenerated, "
                << (F ? "function only (-g changes the code of " +
                            demangle(F->Name) + ")"
                      : std::string("in no function of the symbol table"))
@@ -228,7 +227,7 @@ Expected<RebuiltVariant> rebuild(const SymbolizeCommandLine &C,
     return makeError("the rebuild of " + V.Id + " did not produce '" + A.Path +
                      "'");
   if (C.Keep)
-    errs() << "divtool symbolize: the rebuilt tree is kept in '" << R->Tree
+    noteStream() << "the rebuilt tree is kept in '" << R->Tree
            << "'\n";
   return R;
 }
@@ -279,7 +278,7 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C,
       Expected<std::string> Sha = fileSha256(Built);
       if (Sha && *Sha == A->Sha256) {
         D.DebugFile = Built;
-        errs() << "divtool symbolize: debug information from '" << Built
+        noteStream() << "debug information from '" << Built
                << "' (as built; its SHA-256 is the registry's)\n";
       }
       if (!Sha)
@@ -289,7 +288,7 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C,
   // 2. The debug information population kept, by the binary's build id.
   if (D.DebugFile.empty() && !C.Rebuild && !Kept.empty() && hasLineTables(Kept)) {
     D.DebugFile = Kept;
-    errs() << "divtool symbolize: kept debug information '" << Kept
+    noteStream() << "kept debug information '" << Kept
            << "' (build id " << BuildId << ")\n";
   }
   // 3. Regenerated from the seed.
@@ -317,7 +316,7 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C,
       return reportError(Code.takeError());
     D.DebugFile = File;
     if (*Code == A->CodeSha256) {
-      errs() << "divtool symbolize: debug information from the rebuild (its "
+      noteStream() << "debug information from the rebuild (its "
                 "code is the registry's): regenerated with matching code\n";
     } else if (V->KeptDebugInfo || V->isInstall()) {
       // Built with -g in the first place, or laid out by BOLT, which keeps
@@ -330,7 +329,7 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C,
     } else {
       // -g changed code: rebuild exactly as shipped, and take lines only
       // from functions the -g rebuild left alone.
-      errs() << "divtool symbolize: the rebuild with -g has other code than "
+      noteStream() << "the rebuild with -g has other code than "
                 "the registry's (-g changes the code of some functions); "
                 "rebuilding without it\n";
       std::string ExactFile;
@@ -360,7 +359,7 @@ int runSymbolizeCommand(const SymbolizeCommandLine &C,
       D.Decoder = std::move(*Decoder);
       D.Exact.emplace(std::move(*Exact));
       D.WithDebug.emplace(std::move(*WithDebug));
-      errs() << "divtool symbolize: debug information from the rebuild with "
+      noteStream() << "debug information from the rebuild with "
                 "-g, for functions whose code it left unchanged: "
                 "regenerated with matching code, or regenerated, function "
                 "only\n";

@@ -228,7 +228,7 @@ int runVerifyCommand(const VerifyCommandLine &C, const DivccEnvironment &) {
     }
   }
   if (C.Keep)
-    errs() << "divtool verify: the rebuilt tree is kept in '" << Rebuilt->Tree
+    noteStream() << "the rebuilt tree is kept in '" << Rebuilt->Tree
            << "'\n";
 
   if (!RebuildDiffers && !ShippedDiffers) {
