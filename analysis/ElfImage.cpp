@@ -52,6 +52,20 @@ static Error readSegments(const ELFObjectFile<ELFT> &Obj, StringRef Path,
   return Error::success();
 }
 
+// The name and address of \p Sym; nothing where the symbol table is
+// malformed.
+static std::optional<std::pair<StringRef, uint64_t>>
+nameAndAddress(const ELFSymbolRef &Sym) {
+  Expected<StringRef> Name = Sym.getName();
+  Expected<uint64_t> Address = Sym.getAddress();
+  if (!Name || !Address) {
+    consumeError(Name.takeError());
+    consumeError(Address.takeError());
+    return std::nullopt;
+  }
+  return std::make_pair(*Name, *Address);
+}
+
 // The sized, named functions of \p Symbols, sorted by address, one per
 // address, each keyed by a name of its own.
 template <class SymbolRange>
@@ -70,16 +84,13 @@ static Error collectFunctions(SymbolRange Symbols, StringRef Path,
       if (*Flags & SymbolRef::SF_Undefined)
         continue;
     }
-    Expected<StringRef> Name = Sym.getName();
-    Expected<uint64_t> Address = Sym.getAddress();
-    if (!Name || !Address) {
-      consumeError(Name.takeError());
-      consumeError(Address.takeError());
+    auto Named = nameAndAddress(Sym);
+    if (!Named)
       return fail(Path, "malformed symbol table");
-    }
-    if (Name->empty())
+    auto [Name, Address] = *Named;
+    if (Name.empty())
       continue;
-    Functions.push_back({Name->str(), *Address, Sym.getSize()});
+    Functions.push_back({Name.str(), Address, Sym.getSize()});
   }
   std::sort(Functions.begin(), Functions.end(), [](auto &A, auto &B) {
     return std::tie(A.Address, A.Key) < std::tie(B.Address, B.Key);
@@ -113,16 +124,13 @@ static std::vector<MappingSymbol> readMappings(const ELFObjectFileBase &Obj) {
   for (const ELFSymbolRef Sym : Obj.symbols()) {
     if (Sym.getELFType() != ELF::STT_NOTYPE)
       continue;
-    Expected<StringRef> Name = Sym.getName();
-    Expected<uint64_t> Address = Sym.getAddress();
-    if (!Name || !Address) {
-      consumeError(Name.takeError());
-      consumeError(Address.takeError());
+    auto Named = nameAndAddress(Sym);
+    if (!Named)
       continue;
-    }
-    if (Name->size() >= 2 && (*Name)[0] == '$' &&
-        (Name->size() == 2 || (*Name)[2] == '.'))
-      Mappings.push_back({*Address, (*Name)[1]});
+    auto [Name, Address] = *Named;
+    if (Name.size() >= 2 && Name[0] == '$' &&
+        (Name.size() == 2 || Name[2] == '.'))
+      Mappings.push_back({Address, Name[1]});
   }
   std::stable_sort(Mappings.begin(), Mappings.end(),
                    [](auto &A, auto &B) { return A.Address < B.Address; });

@@ -125,7 +125,7 @@ Expected<bool> applyOption(OptionState &S, StringRef Arg) {
   StringRef Value;
   if (const OptionInfo *O = findOption(Arg, Value)) {
     if (Error E = O->Handle(S, Value, O->Spelling))
-      return std::move(E);
+      return E;
     return true;
   }
   return applyDiversityOption(Arg, S.Result.Cfg.Diversity);

@@ -237,7 +237,7 @@ Expected<bool> applyDiversityOption(StringRef Arg, DiversityOptions &Options) {
   if (!Row)
     return false;
   if (Error E = Row->Handle(Options, Value, Row->Spelling))
-    return std::move(E);
+    return E;
   return true;
 }
 

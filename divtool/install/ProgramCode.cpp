@@ -59,6 +59,37 @@ std::unique_ptr<DiversityTarget> targetFor(Triple::ArchType Arch) {
       Triple(Triple::getArchTypeName(Arch), "unknown", "linux"));
 }
 
+/// Calls \p Each with every symbol, and its name, of \p Elf's symbol
+/// tables of type \p Type (SHT_SYMTAB or SHT_DYNSYM) that \p Wanted keeps;
+/// \p What names the table in errors.
+Error forEachSymbol(
+    const ELF64LEFile &Elf, ArrayRef<ELF64LE::Shdr> Sections, unsigned Type,
+    StringRef What, function_ref<bool(const ELF64LE::Sym &)> Wanted,
+    function_ref<void(const ELF64LE::Sym &, StringRef)> Each) {
+  for (const ELF64LE::Shdr &S : Sections) {
+    if (S.sh_type != Type)
+      continue;
+    auto Symbols = Elf.symbols(&S);
+    auto Names = Elf.getStringTableForSymtab(S);
+    if (!Symbols || !Names) {
+      consumeError(Symbols.takeError());
+      consumeError(Names.takeError());
+      return makeError("malformed " + What);
+    }
+    for (const ELF64LE::Sym &Sym : *Symbols) {
+      if (!Wanted(Sym))
+        continue;
+      Expected<StringRef> Name = Sym.getName(*Names);
+      if (!Name) {
+        consumeError(Name.takeError());
+        return makeError("malformed " + What);
+      }
+      Each(Sym, *Name);
+    }
+  }
+  return Error::success();
+}
+
 } // namespace
 
 Expected<ProgramCode> ProgramCode::read(ArrayRef<uint8_t> Image) {
@@ -103,34 +134,23 @@ Expected<ProgramCode> ProgramCode::read(ArrayRef<uint8_t> Image) {
 
   // Function symbols in code, keyed in symbol-table order.
   StringMap<unsigned> Seen;
-  for (const ELF64LE::Shdr &S : *Sections) {
-    if (S.sh_type != ELF::SHT_SYMTAB)
-      continue;
-    auto Symbols = Elf->symbols(&S);
-    auto Names = Elf->getStringTableForSymtab(S);
-    if (!Symbols || !Names) {
-      consumeError(Symbols.takeError());
-      consumeError(Names.takeError());
-      return makeError("malformed symbol table");
-    }
-    for (const ELF64LE::Sym &Sym : *Symbols) {
-      if (Sym.getType() != ELF::STT_FUNC || Sym.st_shndx == ELF::SHN_UNDEF)
-        continue;
-      Expected<StringRef> Name = Sym.getName(*Names);
-      if (!Name) {
-        consumeError(Name.takeError());
-        return makeError("malformed symbol table");
-      }
-      const Section *In = P.sectionOf(Sym.st_value);
-      if (Name->empty() || !In || !In->executable())
-        continue;
-      std::string Key = Name->str();
-      if (unsigned N = ++Seen[Key]; N > 1)
-        Key += "#" + std::to_string(N);
-      P.Functions.push_back(
-          {std::move(Key), Sym.st_value, Sym.st_size, Sym.st_size != 0});
-    }
-  }
+  if (Error E = forEachSymbol(
+          *Elf, *Sections, ELF::SHT_SYMTAB, "symbol table",
+          [](const ELF64LE::Sym &Sym) {
+            return Sym.getType() == ELF::STT_FUNC &&
+                   Sym.st_shndx != ELF::SHN_UNDEF;
+          },
+          [&](const ELF64LE::Sym &Sym, StringRef Name) {
+            const Section *In = P.sectionOf(Sym.st_value);
+            if (Name.empty() || !In || !In->executable())
+              return;
+            std::string Key = Name.str();
+            if (unsigned N = ++Seen[Key]; N > 1)
+              Key += "#" + std::to_string(N);
+            P.Functions.push_back(
+                {std::move(Key), Sym.st_value, Sym.st_size, Sym.st_size != 0});
+          }))
+    return E;
   llvm::stable_sort(P.Functions, [](const CodeFunction &A,
                                      const CodeFunction &B) {
     return std::tie(A.Address, A.Sized) < std::tie(B.Address, B.Sized);
@@ -378,27 +398,16 @@ Expected<std::vector<CodeReference>> ProgramCode::dataReferences() const {
   }
 
   // Dynamic symbols defined in code: what other modules call.
-  for (const ELF64LE::Shdr &S : Sections) {
-    if (S.sh_type != ELF::SHT_DYNSYM)
-      continue;
-    auto Symbols = Elf->symbols(&S);
-    auto Names = Elf->getStringTableForSymtab(S);
-    if (!Symbols || !Names) {
-      consumeError(Symbols.takeError());
-      consumeError(Names.takeError());
-      return makeError("malformed dynamic symbol table");
-    }
-    for (const ELF64LE::Sym &Sym : *Symbols) {
-      if (Sym.st_shndx == ELF::SHN_UNDEF || Sym.st_shndx >= ELF::SHN_LORESERVE)
-        continue;
-      Expected<StringRef> Name = Sym.getName(*Names);
-      if (!Name) {
-        consumeError(Name.takeError());
-        return makeError("malformed dynamic symbol table");
-      }
-      Add(ReferenceKind::DynamicSymbol, 0, Sym.st_value, Name->str());
-    }
-  }
+  if (Error E = forEachSymbol(
+          *Elf, Sections, ELF::SHT_DYNSYM, "dynamic symbol table",
+          [](const ELF64LE::Sym &Sym) {
+            return Sym.st_shndx != ELF::SHN_UNDEF &&
+                   Sym.st_shndx < ELF::SHN_LORESERVE;
+          },
+          [&](const ELF64LE::Sym &Sym, StringRef Name) {
+            Add(ReferenceKind::DynamicSymbol, 0, Sym.st_value, Name.str());
+          }))
+    return E;
 
   // Unwind tables: each FDE's start, each LSDA's landing pads.
   for (const Section &S : this->Sections) {
