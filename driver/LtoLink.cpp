@@ -264,11 +264,23 @@ Error dropSectionGroups(const std::string &Path) {
   return writeFileAtomically(Path, StringRef(Output->data(), Output->size()));
 }
 
-/// The pass plugin lld loads for divcc, installed next to divcc.
-std::string ltoPluginPath() {
+/// The pass plugin lld loads for divcc: lib/divcc/ beside an installed
+/// divcc's bin/, or next to divcc in the build tree. Without it lld's
+/// module would lose its use-list order, and the code clang-19's LTO link
+/// generates: its absence is an error, never a quiet fallback.
+Expected<std::string> ltoPluginPath() {
   static int Anchor;
   std::string Self = sys::fs::getMainExecutable(nullptr, &Anchor);
-  return (sys::path::parent_path(Self) + "/divcc-lto-plugin.so").str();
+  StringRef Dir = sys::path::parent_path(Self);
+  std::string Installed =
+      (sys::path::parent_path(Dir) + "/lib/divcc/divcc-lto-plugin.so").str();
+  std::string BuildTree = (Dir + "/divcc-lto-plugin.so").str();
+  for (const std::string &Path : {Installed, BuildTree})
+    if (sys::fs::exists(Path))
+      return Path;
+  return makeError("divcc's LTO plugin is missing: neither '" + Installed +
+                   "' nor '" + BuildTree +
+                   "' exists (install divcc whole, e.g. with cmake --install)");
 }
 
 /// The file system, as planLtoLink asks about it.
@@ -412,14 +424,13 @@ private:
     std::vector<std::string> Resolve = Plan.resolveArgs(Temp);
     // The regular module with its use-lists' order, which emit-llvm's copy
     // lacks (codegen/LtoModulePlugin.cpp).
-    std::string Plugin = ltoPluginPath();
+    Expected<std::string> Plugin = ltoPluginPath();
+    if (!Plugin)
+      return Plugin.takeError();
     std::string OrderedModule = path("regular.ordered.bc");
-    std::vector<std::string> Env;
-    if (sys::fs::exists(Plugin)) {
-      Resolve.push_back("--load-pass-plugin=" + Plugin);
-      Env =
-          environmentWith({}, {assignment(EnvLtoModuleOutput, OrderedModule)});
-    }
+    Resolve.push_back("--load-pass-plugin=" + *Plugin);
+    std::vector<std::string> Env =
+        environmentWith({}, {assignment(EnvLtoModuleOutput, OrderedModule)});
     if (Error E = runLld(Resolve, Env))
       return E;
     RegularModule = sys::fs::exists(OrderedModule) ? OrderedModule

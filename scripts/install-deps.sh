@@ -18,6 +18,8 @@ packages=(
   clang-19 lld-19
   # what divtool rerandomize runs: LLVM BOLT lays out a golden master again
   bolt-19
+  # the manual pages, made from the programs' own --help (man/)
+  help2man
   # tests: GoogleTest, lit and FileCheck, binutils for inspecting objects
   libgtest-dev llvm-19-tools python3 binutils make autoconf automake libtool
   # tests of divtool audit: an independent gadget finder and ROP chain
