@@ -42,6 +42,8 @@ packages=(
   # and dpkg-buildflags rebuild Debian source packages with divcc; fakeroot
   # for builds by a user other than root
   dpkg-dev fakeroot
+  # divcc's own Debian package (debian/, tests/debian/package.py)
+  debhelper
   # debug information kept by divtool population: eu-stack and
   # debuginfod-find read it, debuginfod serves it (tests/e2e/debuginfod.py)
   elfutils debuginfod

@@ -1,6 +1,7 @@
 """The programs under test and how the scripts run them: divcc, div++ and
 divtool from the build directory ($DIVCC_BUILD_DIR, else build/ in the
-repository), and clang-19, the reference ($DIVCC_TEST_CLANG)."""
+repository) or an install ($DIVCC_INSTALL_PREFIX/bin), and clang-19, the
+reference ($DIVCC_TEST_CLANG)."""
 
 import os
 import socket
@@ -19,6 +20,10 @@ TRANSFORMATIONS = ["nops", "funcs", "sched", "regs", "frames", "globals",
 
 
 def build_dir():
+    """Where divcc, div++ and divtool are: the build directory, or with
+    DIVCC_INSTALL_PREFIX an installed divcc's PREFIX/bin."""
+    if os.environ.get("DIVCC_INSTALL_PREFIX"):
+        return Path(os.environ["DIVCC_INSTALL_PREFIX"]) / "bin"
     return Path(os.environ.get("DIVCC_BUILD_DIR", ROOT / "build"))
 
 

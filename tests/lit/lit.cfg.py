@@ -11,11 +11,17 @@ config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.divcc_build_dir, "tests", "lit")
 
+# The programs under test: the build's, or with DIVCC_INSTALL_PREFIX an
+# installed divcc's (PREFIX/bin; divcc-llc, which is not installed, stays
+# the build's). tests/debian/package.py runs tests against the package.
+programs = config.divcc_build_dir
+if os.environ.get("DIVCC_INSTALL_PREFIX"):
+    programs = os.path.join(os.environ["DIVCC_INSTALL_PREFIX"], "bin")
 # Before %divcc, which is a prefix of it.
 config.substitutions.append(("%divcc-llc", os.path.join(config.divcc_build_dir, "bin", "divcc-llc")))
-config.substitutions.append(("%divcc", os.path.join(config.divcc_build_dir, "divcc")))
-config.substitutions.append(("%divxx", os.path.join(config.divcc_build_dir, "div++")))
-config.substitutions.append(("%divtool", os.path.join(config.divcc_build_dir, "divtool")))
+config.substitutions.append(("%divcc", os.path.join(programs, "divcc")))
+config.substitutions.append(("%divxx", os.path.join(programs, "div++")))
+config.substitutions.append(("%divtool", os.path.join(programs, "divtool")))
 config.substitutions.append(("%clang", config.clang))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%not", config.not_tool))
