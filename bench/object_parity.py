@@ -19,6 +19,7 @@ naming the file, the flags and the first differing byte."""
 import argparse
 import concurrent.futures
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -89,7 +90,11 @@ def main():
                     help="divcc of the build under test (default: $DIVCC_BUILD_DIR/divcc, "
                          "else build/divcc)")
     ap.add_argument("--seeds", type=int, default=3,
-                    help="seeds of the linked -fdiversify=all configuration (default 3)")
+                    help="seeds of each diversified configuration (default 3)")
+    ap.add_argument("--only", type=re.compile, default=re.compile(""),
+                    metavar="REGEX",
+                    help="only the configurations whose label (as printed, "
+                    "e.g. 'blocks seed 1', '-flto=thin all seed 0') matches")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count(),
                     help="compiles at a time (default: the number of cores)")
     args = ap.parse_args()
@@ -102,6 +107,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="divcc-parity-") as tmp, \
             concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for label, flags, link in configurations(args.seeds):
+            if not args.only.search(label):
+                continue
             jobs = []
             for n, src in enumerate(files):
                 outs = [Path(tmp) / f"{side}-{n}" for side in ("ref", "new")]
