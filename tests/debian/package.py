@@ -20,6 +20,11 @@ dpkg-buildpackage -b, installed with apt-get, and tested installed.
 
 Needs root (apt-get) and a configured build directory for lit
 ($DIVCC_BUILD_DIR, else build/). --keep keeps the work folder.
+
+CI mode (the default) builds without debug information
+(DEB_CXXFLAGS_APPEND=-g0, DEB_BUILD_OPTIONS=noddebs), which halves the
+build; --full builds the package exactly as dpkg-buildpackage does, with
+its -dbgsym package.
 """
 
 import argparse
@@ -47,7 +52,7 @@ def run(cmd, **kw):
                           text=True, **kw)
 
 
-def build(work, check):
+def build(work, check, full):
     """The package, from `git archive HEAD`; its path, or None."""
     src = work / "divcc"
     src.mkdir()
@@ -58,6 +63,9 @@ def build(work, check):
         return None
     subprocess.run(["tar", "-x", "-C", src], input=archive.stdout, check=True)
     env = dict(os.environ, DEB_BUILD_OPTIONS=f"parallel={os.cpu_count()}")
+    if not full:
+        env["DEB_BUILD_OPTIONS"] += " noddebs"
+        env["DEB_CXXFLAGS_APPEND"] = "-g0"
     p = run(["dpkg-buildpackage", "-b", "-uc", "-us"], cwd=src, env=env)
     debs = sorted(work.glob("divcc_*.deb"))
     (work / "build.log").write_text(p.stdout + p.stderr)
@@ -71,10 +79,10 @@ def inspect(deb, check):
     files = run(["dpkg-deb", "-c", deb]).stdout
     wanted = ["./usr/bin/divcc", "./usr/bin/div++", "./usr/bin/divtool",
               "./usr/lib/divcc/divcc-lto-plugin.so",
-              "./usr/share/man/man1/divcc.1.gz", "./usr/share/man/man1/div++.1",
+              "./usr/share/man/man1/divcc.1.gz", "./usr/share/man/man1/div++.1.gz",
               "./usr/share/man/man1/divtool.1.gz",
               "./usr/share/man/man1/divtool-rerandomize.1.gz",
-              "./usr/share/doc/divcc/manual.md"]
+              "./usr/share/doc/divcc/manual.md.gz"]
     missing = [w for w in wanted if not re.search(
         r"\s" + re.escape(w) + r"($|\s)", files)]
     check(not missing, "the package holds the programs, the plugin, the "
@@ -117,6 +125,9 @@ def install_and_test(deb, check):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--keep", action="store_true", help="keep the work folder")
+    ap.add_argument("--full", action="store_true",
+                    help="build with debug information and -dbgsym, as "
+                    "dpkg-buildpackage does by default")
     args = ap.parse_args()
     if os.geteuid() != 0:
         sys.exit("package: needs root (apt-get install)")
@@ -125,7 +136,7 @@ def main():
     check = checks.Checks()
     work = Path(tempfile.mkdtemp(prefix="divcc-package-"))
     try:
-        deb = build(work, check)
+        deb = build(work, check, args.full)
         if deb:
             inspect(deb, check)
             install_and_test(deb, check)
