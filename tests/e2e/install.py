@@ -19,9 +19,7 @@ of the build into a temporary prefix, then the installed programs alone.
 """
 
 import re
-import shutil
 import subprocess
-from pathlib import Path
 
 from divtest import checks
 from divtest.tools import CLANG, build_dir, environment
