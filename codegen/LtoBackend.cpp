@@ -1,15 +1,15 @@
 //===- LtoBackend.cpp - LTO code generation by divcc's code generator -----===//
 //
-// lld's BitcodeCompiler (lld/ELF/LTO.cpp, createConfig) generates LTO code
-// with an lto::Config of its own, and LTOBackend.cpp's codegen() runs
+// lld's BitcodeCompiler (lld/ELF/LTO.cpp, createConfig) and LLVMgold.so
+// (gold-plugin.cpp, createLTO) generate LTO code with an lto::Config of
+// their own, and LTOBackend.cpp's codegen() runs
 //
 //   TargetLibraryInfo, ModuleSummaryIndex, TargetMachine::addPassesToEmitFile
 //
 // on the module. Both are reproduced here: the same target options (those
-// of LLVM's codegen flags, plus address-significance tables and a section
-// per function and per datum), the same CPU, features, relocation model and
-// levels, the same passes. With no transformation, the code is lld's byte
-// for byte (the LTO parity tests check this).
+// of LLVM's codegen flags, plus each linker's own), the same CPU, features,
+// relocation model and levels, the same passes. With no transformation,
+// the code is the linker's byte for byte (the LTO parity tests check this).
 //
 // Invariants:
 //  * Every random choice comes from streams keyed by the module's stream
@@ -58,19 +58,33 @@ void registerCodeGenFlags() {
   static codegen::RegisterCodeGenFlags Flags;
 }
 
-/// lld's lto::Config for code generation (lld/ELF/LTO.cpp, createConfig).
+/// The lto::Config for code generation of the linker \p Options name.
 lto::Config ltoConfig(const LtoCodeGenOptions &Options) {
   lto::Config C;
   C.Options = codegen::InitTargetOptionsFromCodeGenFlags(Triple());
-  C.Options.EmitAddrsig = true;
-  C.Options.FunctionSections = true;
-  C.Options.DataSections = true;
-  if (std::optional<Reloc::Model> RM = codegen::getExplicitRelocModel())
-    C.RelocModel = *RM;
-  else if (Options.Relocatable)
-    C.RelocModel = std::nullopt;
-  else
-    C.RelocModel = Options.Pic ? Reloc::PIC_ : Reloc::Static;
+  if (Options.Linker == LtoLinker::Lld) {
+    // lld/ELF/LTO.cpp, createConfig.
+    C.Options.EmitAddrsig = true;
+    C.Options.FunctionSections = true;
+    C.Options.DataSections = true;
+    if (std::optional<Reloc::Model> RM = codegen::getExplicitRelocModel())
+      C.RelocModel = *RM;
+    else if (Options.Relocatable)
+      C.RelocModel = std::nullopt;
+    else
+      C.RelocModel = Options.Pic ? Reloc::PIC_ : Reloc::Static;
+  } else {
+    // gold-plugin.cpp, createLTO: relocations older linkers read, no
+    // address-significance tables, a section per function and datum unless
+    // -r, the relocation model from what the linker writes.
+    C.Options.MCOptions.X86RelaxRelocations = false;
+    if (!codegen::getExplicitFunctionSections())
+      C.Options.FunctionSections = !Options.Relocatable;
+    if (!codegen::getExplicitDataSections())
+      C.Options.DataSections = !Options.Relocatable;
+    if (!Options.Relocatable)
+      C.RelocModel = Options.Pic ? Reloc::PIC_ : Reloc::Static;
+  }
   C.CodeModel = codegen::getExplicitCodeModel();
   C.OptLevel = Options.OptLevel;
   C.CPU = codegen::getCPUStr();
@@ -223,7 +237,7 @@ Error applyLtoCommandLine(const LtoCodeGenOptions &Options) {
   return Error::success();
 }
 
-Error compileRegularLtoModule(StringRef BitcodePath, StringRef OutputPath,
+Error compileOptimizedLtoModule(StringRef BitcodePath, StringRef OutputPath,
                               const LtoCodeGenOptions &Options,
                               const DiversityPlan &Plan) {
   auto Buffer = MemoryBuffer::getFile(BitcodePath);

@@ -1,13 +1,12 @@
 //===- LtoBackend.h - LTO code generation by divcc's code generator -------===//
 //
 // With -flto, clang's compiles write bitcode and the linker generates the
-// machine code. When divcc links, lld still resolves symbols, merges and
-// optimizes the regular LTO modules (--plugin-opt=emit-llvm writes the
-// module it would compile) and computes each ThinLTO module's imports
-// (--thinlto-index-only writes one index per module); the code is then
-// generated here, with the options lld's own lto::Config would use, by
-// divcc's code generator -- with every transformation, each module drawing
-// from its own streams.
+// machine code. When divcc links, the linker still resolves symbols, merges
+// and optimizes the modules -- lld writes the regular module and each
+// ThinLTO module's index, divcc's GNU ld plugin each module it would
+// compile -- and the code is then generated here, with the options the
+// linker's own lto::Config would use, by divcc's code generator: with
+// every transformation, each module drawing from its own streams.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,8 +24,14 @@ namespace divcc {
 
 struct DiversityPlan;
 
-/// What lld's command line says about LTO code generation.
+/// The linker whose LTO code generation divcc reproduces: lld's
+/// (lld/ELF/LTO.cpp, createConfig) or, for GNU ld and gold, LLVMgold.so's
+/// (llvm/tools/gold/gold-plugin.cpp, createLTO).
+enum class LtoLinker { Lld, Gnu };
+
+/// What the link's command line says about LTO code generation.
 struct LtoCodeGenOptions {
+  LtoLinker Linker = LtoLinker::Lld;
   /// LLVM options, as lld applies them: --plugin-opt=mcpu=X becomes
   /// -mcpu=X, --plugin-opt=-X and -mllvm X become -X.
   std::vector<std::string> LlvmArgs;
@@ -34,6 +39,7 @@ struct LtoCodeGenOptions {
   int CodeGenOptLevel = -1;    // --lto-CGO; -1: from OptLevel
   bool Pic = false;            // -pie or -shared
   bool Relocatable = false;    // -r
+
 };
 
 /// The LLVM bitcode of an LTO input: \p Object itself, or the .llvm.lto
@@ -44,9 +50,10 @@ llvm::Expected<llvm::MemoryBufferRef> findLtoBitcode(llvm::MemoryBufferRef Objec
 /// starts; an error says why they are invalid.
 llvm::Error applyLtoCommandLine(const LtoCodeGenOptions &Options);
 
-/// Generates the code of the merged, optimized regular LTO module lld
-/// wrote to \p BitcodePath into the object \p OutputPath.
-llvm::Error compileRegularLtoModule(llvm::StringRef BitcodePath,
+/// Generates the code of an optimized LTO module -- the merged regular
+/// module lld wrote, or any module divcc's GNU ld plugin handed over -- from
+/// \p BitcodePath into the object \p OutputPath.
+llvm::Error compileOptimizedLtoModule(llvm::StringRef BitcodePath,
                                     llvm::StringRef OutputPath,
                                     const LtoCodeGenOptions &Options,
                                     const DiversityPlan &Plan);

@@ -21,6 +21,7 @@
 #include "codegen/CodeGen.h"
 #include "codegen/LtoBackend.h"
 #include "driver/Config.h"
+#include "driver/ForkPool.h"
 #include "driver/InProcessCc1.h"
 #include "driver/LinkJob.h"
 #include "driver/LtoLinkPlan.h"
@@ -28,6 +29,7 @@
 #include "support/Diagnostics.h"
 #include "support/ElfRewrite.h"
 #include "support/Environment.h"
+#include "support/LinkerPluginProtocol.h"
 #include "support/Process.h"
 
 #include "clang/Driver/Action.h"
@@ -49,8 +51,9 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <map>
-#include <sys/wait.h>
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -264,23 +267,34 @@ Error dropSectionGroups(const std::string &Path) {
   return writeFileAtomically(Path, StringRef(Output->data(), Output->size()));
 }
 
-/// The pass plugin lld loads for divcc: lib/divcc/ beside an installed
-/// divcc's bin/, or next to divcc in the build tree. Without it lld's
-/// module would lose its use-list order, and the code clang-19's LTO link
-/// generates: its absence is an error, never a quiet fallback.
-Expected<std::string> ltoPluginPath() {
+/// A plugin of divcc's (\p FileName): in lib/divcc/ beside an installed
+/// divcc's bin/, or next to divcc in the build tree. Without the pass
+/// plugin lld loads, lld's module would lose its use-list order, and the
+/// code clang-19's LTO link generates; without the linker plugin, GNU ld
+/// could not link at all: an absence is an error, never a quiet fallback.
+Expected<std::string> divccPlugin(StringRef FileName) {
   static int Anchor;
   std::string Self = sys::fs::getMainExecutable(nullptr, &Anchor);
   StringRef Dir = sys::path::parent_path(Self);
   std::string Installed =
-      (sys::path::parent_path(Dir) + "/lib/divcc/divcc-lto-plugin.so").str();
-  std::string BuildTree = (Dir + "/divcc-lto-plugin.so").str();
+      (sys::path::parent_path(Dir) + "/lib/divcc/" + FileName).str();
+  std::string BuildTree = (Dir + "/" + FileName).str();
   for (const std::string &Path : {Installed, BuildTree})
     if (sys::fs::exists(Path))
       return Path;
-  return makeError("divcc's LTO plugin is missing: neither '" + Installed +
-                   "' nor '" + BuildTree +
+  return makeError("divcc's " + FileName + " is missing: neither '" +
+                   Installed + "' nor '" + BuildTree +
                    "' exists (install divcc whole, e.g. with cmake --install)");
+}
+
+constexpr StringLiteral LldPassPlugin = "divcc-lto-plugin.so";
+constexpr StringLiteral GnuLinkerPlugin = "divcc-ld-plugin.so";
+
+/// Back ends to run at once: \p Requested, or one per core.
+unsigned backendJobs(unsigned Requested) {
+  return Requested ? Requested
+                   : std::max(1u, heavyweight_hardware_concurrency()
+                                      .compute_thread_count());
 }
 
 /// The file system, as planLtoLink asks about it.
@@ -311,70 +325,6 @@ struct ThinBackend {
   std::string ModuleId, IndexPath, OutputPath;
 };
 
-/// Runs \p Backends, up to \p Jobs at once, each in a process forked from
-/// this one: it holds the key, which thus never leaves divcc's memory, and
-/// divcc's code generator keeps per-process state (LLVM's options, the
-/// scheduler registry) that threads would share. A back end that fails in
-/// its own process has printed why there.
-Error runThinBackends(ArrayRef<ThinBackend> Backends, unsigned Jobs,
-                      const LtoCodeGenOptions &Options, const Config &Cfg) {
-  auto RunOne = [&](const ThinBackend &B) {
-    return compileThinLtoModule(B.ModuleId, B.IndexPath, B.OutputPath, Options,
-                                Cfg.plan());
-  };
-  if (Jobs <= 1 || Backends.size() <= 1) {
-    for (const ThinBackend &B : Backends)
-      if (Error E = RunOne(B))
-        return E;
-    return Error::success();
-  }
-  std::map<pid_t, const ThinBackend *> Running;
-  size_t Next = 0;
-  Error Result = Error::success();
-  bool Failed = false; // then Result says why, and nothing more starts
-  (void)static_cast<bool>(Result); // checked: a failure replaces it
-  while (Running.size() || (Next < Backends.size() && !Failed)) {
-    while (Running.size() < Jobs && Next < Backends.size() && !Failed) {
-      const ThinBackend &B = Backends[Next++];
-      outs().flush();
-      errs().flush();
-      pid_t Pid = ::fork();
-      if (Pid == 0) {
-        // The child's own crash recovery: a crash must end this process,
-        // never return into the parent's frames.
-        int R = runRecoverably([&] { return exitCodeFor(RunOne(B)); });
-        errs().flush();
-        ::_exit(R);
-      }
-      if (Pid < 0) { // no process to spare: run it here
-        Result = RunOne(B);
-        Failed = static_cast<bool>(Result);
-        continue;
-      }
-      Running[Pid] = &B;
-    }
-    if (Running.empty())
-      break;
-    int Status = 0;
-    pid_t Done = ::waitpid(-1, &Status, 0);
-    if (Done < 0)
-      break;
-    auto It = Running.find(Done);
-    if (It == Running.end())
-      continue;
-    if (Status != 0 && !Failed) {
-      Failed = true;
-      // An exit status: the back end printed why in its own process.
-      Result = WIFEXITED(Status)
-                   ? alreadyReportedError()
-                   : makeError("the ThinLTO back end of '" +
-                               It->second->ModuleId +
-                               "' ended: " + describeWaitStatus(Status));
-    }
-    Running.erase(It);
-  }
-  return Result;
-}
 /// The three steps of one LTO link (see LtoLink.h), as \p Plan says, with
 /// the files they share in one private directory.
 class LtoLinkSteps {
@@ -424,7 +374,7 @@ private:
     std::vector<std::string> Resolve = Plan.resolveArgs(Temp);
     // The regular module with its use-lists' order, which emit-llvm's copy
     // lacks (codegen/LtoModulePlugin.cpp).
-    Expected<std::string> Plugin = ltoPluginPath();
+    Expected<std::string> Plugin = divccPlugin(LldPassPlugin);
     if (!Plugin)
       return Plugin.takeError();
     std::string OrderedModule = path("regular.ordered.bc");
@@ -444,7 +394,7 @@ private:
       return E;
     if (sys::fs::exists(RegularModule)) {
       Objects.push_back(path("lto.regular.o"));
-      if (Error E = compileRegularLtoModule(RegularModule, Objects.back(),
+      if (Error E = compileOptimizedLtoModule(RegularModule, Objects.back(),
                                             Plan.CodeGen, Cfg.plan()))
         return E;
     }
@@ -467,11 +417,13 @@ private:
     }
     // Each module's code is the same whatever the number of jobs (see
     // LtoBackend.cpp).
-    unsigned Jobs = Plan.BackendJobs
-                        ? Plan.BackendJobs
-                        : std::max(1u, heavyweight_hardware_concurrency()
-                                           .compute_thread_count());
-    if (Error E = runThinBackends(Backends, Jobs, Plan.CodeGen, Cfg))
+    ForkPool Pool(Backends.size() > 1 ? backendJobs(Plan.BackendJobs) : 1);
+    for (const ThinBackend &B : Backends)
+      Pool.start("the ThinLTO back end of '" + B.ModuleId + "'", [&] {
+        return compileThinLtoModule(B.ModuleId, B.IndexPath, B.OutputPath,
+                                    Plan.CodeGen, Cfg.plan());
+      });
+    if (Error E = Pool.wait())
       return E;
     for (const std::string &Object : Objects)
       if (Error E = dropSectionGroups(Object))
@@ -539,11 +491,186 @@ private:
   std::vector<std::string> Objects; // step 2's, in lld's order
 };
 
-class LtoLinkCommand : public Command {
+/// The channel of a GNU ld link to divcc's linker plugin: lines read from
+/// the socket, replies written to it.
+class PluginChannel {
+public:
+  explicit PluginChannel(int Socket) : Socket(Socket) {}
+
+  /// The next line; false once the plugin's end is closed.
+  bool next(std::string &Line) {
+    for (;;) {
+      size_t End = Buffer.find('\n');
+      if (End != std::string::npos) {
+        Line = Buffer.substr(0, End);
+        Buffer.erase(0, End + 1);
+        return true;
+      }
+      char Bytes[4096];
+      ssize_t N = ::read(Socket, Bytes, sizeof(Bytes));
+      if (N < 0 && errno == EINTR)
+        continue;
+      if (N <= 0)
+        return false;
+      Buffer.append(Bytes, N);
+    }
+  }
+
+  void reply(StringRef Word) {
+    std::string Line = (Word + "\n").str();
+    // A linker that is gone reads nothing: its exit status says why.
+    (void)!::send(Socket, Line.data(), Line.size(), MSG_NOSIGNAL);
+  }
+
+private:
+  int Socket;
+  std::string Buffer;
+};
+
+/// One LTO link through GNU ld or gold: the linker runs once with divcc's
+/// linker plugin, which hands divcc every module to compile
+/// (support/LinkerPluginProtocol.h).
+class GnuLtoLink {
+public:
+  GnuLtoLink(StringRef Linker, ArrayRef<std::string> Args, StringRef Plugin,
+             StringRef TempDir, ArrayRef<std::optional<StringRef>> Redirects,
+             const Config &Cfg)
+      : Linker(Linker), Args(Args), Plugin(Plugin), Dir(TempDir),
+        Redirects(Redirects), Cfg(Cfg) {}
+
+  Error run() {
+    int Sockets[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, Sockets))
+      return makeError("cannot create the linker plugin's socket",
+                       std::error_code(errno, std::generic_category()));
+    // The linker inherits its end; divcc's own is closed on exec.
+    ::fcntl(Sockets[1], F_SETFD, 0);
+    std::vector<std::string> LinkArgs =
+        withDivccLinkerPlugin(Args, Plugin, Sockets[1], Dir);
+    SmallVector<StringRef, 128> Argv = {Linker};
+    Argv.append(LinkArgs.begin(), LinkArgs.end());
+    std::string Message;
+    bool Failed = false;
+    sys::ProcessInfo Process = sys::ExecuteNoWait(
+        Linker, Argv, std::nullopt, Redirects, 0, &Message, &Failed);
+    ::close(Sockets[1]);
+    if (Failed) {
+      ::close(Sockets[0]);
+      return makeError("cannot run '" + Linker + "': " + Message);
+    }
+    Error Served = serve(Sockets[0]);
+    // Closed before waiting: a plugin still waiting for its reply reads the
+    // end of the channel, and the linker stops.
+    ::close(Sockets[0]);
+    sys::ProcessInfo Done = sys::Wait(Process, std::nullopt, &Message);
+    if (Served)
+      return Served;
+    if (Done.ReturnCode < 0)
+      return makeError("'" + Linker + "' ended: " + Message);
+    return Done.ReturnCode ? alreadyReportedError() : Error::success();
+  }
+
+private:
+  /// Compiles each module the plugin hands over, up to the linker's
+  /// ThinLTO job count at once, and answers once all are written.
+  Error serve(int Socket) {
+    using namespace linker_plugin;
+    PluginChannel Channel(Socket);
+    LtoCodeGenOptions Options;
+    Options.Linker = LtoLinker::Gnu;
+    unsigned Jobs = 1;
+    std::optional<ForkPool> Pool;
+    std::string Line;
+    while (Channel.next(Line)) {
+      auto [Word, Rest] = StringRef(Line).split(' ');
+      if (Word == LinkMessage) {
+        SmallVector<StringRef, 3> Fields;
+        Rest.split(Fields, ' ');
+        if (Fields.size() != 3 || Fields[1].getAsInteger(10, Options.OptLevel) ||
+            Fields[2].getAsInteger(10, Jobs))
+          return unexpected(Line);
+        StringRef Kind = Fields[0];
+        Options.Relocatable = Kind == RelocatableOutput;
+        Options.Pic = Kind == SharedOutput || Kind == PieOutput;
+        if (!Options.Relocatable && !Options.Pic && Kind != ExecutableOutput)
+          return unexpected(Line);
+      } else if (Word == LlvmOptionMessage) {
+        Options.LlvmArgs.push_back(Rest.str());
+      } else if (Word == ModuleMessage) {
+        unsigned Task;
+        if (Rest.getAsInteger(10, Task))
+          return unexpected(Line);
+        if (!Pool) { // every option is in: forked back ends inherit them
+          if (Error E = applyLtoCommandLine(Options))
+            return E;
+          Pool.emplace(backendJobs(Jobs));
+        }
+        Pool->start("the code generation of LTO task " + std::to_string(Task),
+                    [&] {
+                      return compileOptimizedLtoModule(
+                          modulePath(Dir, Task), objectPath(Dir, Task),
+                          Options, Cfg.plan());
+                    });
+      } else if (Word == EndMessage) {
+        Error E = Pool ? Pool->wait() : Error::success();
+        Channel.reply(E ? FailedReply : DoneReply);
+        return E;
+      } else {
+        return unexpected(Line);
+      }
+    }
+    // The linker ended before it asked for code: it failed, and said why.
+    return Pool ? Pool->wait() : Error::success();
+  }
+
+  static Error unexpected(StringRef Line) {
+    return makeError("unexpected message from divcc's linker plugin: '" +
+                     Line + "'");
+  }
+
+  StringRef Linker;
+  ArrayRef<std::string> Args;
+  StringRef Plugin;
+  std::string Dir;
+  ArrayRef<std::optional<StringRef>> Redirects;
+  const Config &Cfg;
+};
+
+/// A link job whose code divcc generates. Its errors are printed in one
+/// place, here; its temporary files live in one private directory, removed
+/// whatever happens.
+class CodeGeneratingLinkCommand : public Command {
+public:
+  CodeGeneratingLinkCommand(const Command &Link, const Config &Cfg)
+      : Command(Link), Cfg(Cfg) {}
+
+  int Execute(ArrayRef<std::optional<StringRef>> Redirects,
+              std::string *ErrMsg, bool *ExecutionFailed) const override {
+    if (ExecutionFailed)
+      *ExecutionFailed = false;
+    TempDirectory Temp;
+    if (std::error_code EC =
+            sys::fs::createUniqueDirectory("divcc-lto", Temp.Path))
+      return reportError(makeError("cannot create a temporary directory", EC));
+    const opt::ArgStringList &Args = getArguments();
+    std::vector<std::string> LinkArgs(Args.begin(), Args.end());
+    return runRecoverably(
+        [&] { return exitCodeFor(link(LinkArgs, Temp.Path, Redirects)); });
+  }
+
+protected:
+  virtual Error link(ArrayRef<std::string> Args, StringRef TempDir,
+                     ArrayRef<std::optional<StringRef>> Redirects) const = 0;
+
+  const Config &Cfg;
+};
+
+/// An LTO link through lld, in three steps.
+class LtoLinkCommand : public CodeGeneratingLinkCommand {
 public:
   LtoLinkCommand(const Command &Link, const LinkFiles &Files,
                  const Config &Cfg)
-      : Command(Link), Files(Files), Cfg(Cfg) {}
+      : CodeGeneratingLinkCommand(Link, Cfg), Files(Files) {}
 
   void Print(raw_ostream &OS, const char *Terminator, bool Quote,
              CrashReportInfo *CrashInfo) const override {
@@ -562,32 +689,36 @@ public:
     Command::Print(OS, Terminator, Quote, CrashInfo);
   }
 
-  /// The one place an LTO link's errors are printed.
-  int Execute(ArrayRef<std::optional<StringRef>> Redirects,
-              std::string *ErrMsg, bool *ExecutionFailed) const override {
-    if (ExecutionFailed)
-      *ExecutionFailed = false;
-    TempDirectory Temp;
-    if (std::error_code EC =
-            sys::fs::createUniqueDirectory("divcc-lto", Temp.Path))
-      return reportError(makeError("cannot create a temporary directory", EC));
+private:
+  Error link(ArrayRef<std::string> Args, StringRef TempDir,
+             ArrayRef<std::optional<StringRef>> Redirects) const override {
     // Planned again now that the inputs exist: the objects of this very
     // command line's compiles are written by the jobs before this one.
-    const opt::ArgStringList &Args = getArguments();
-    Expected<LtoLinkPlan> Plan =
-        planLtoLink(std::vector<std::string>(Args.begin(), Args.end()), Files);
+    Expected<LtoLinkPlan> Plan = planLtoLink(Args, Files);
     if (!Plan)
-      return reportError(Plan.takeError());
-    return runRecoverably([&] {
-      return exitCodeFor(
-          LtoLinkSteps(getExecutable(), *Plan, Temp.Path, Redirects, Cfg)
-              .run());
-    });
+      return Plan.takeError();
+    return LtoLinkSteps(getExecutable(), *Plan, TempDir, Redirects, Cfg)
+        .run();
   }
 
-private:
   const LinkFiles &Files;
-  const Config &Cfg;
+};
+
+/// An LTO link through GNU ld or gold, run once with divcc's linker plugin,
+/// which the job's arguments (and -v) already name.
+class GnuLtoLinkCommand : public CodeGeneratingLinkCommand {
+public:
+  GnuLtoLinkCommand(const Command &Link, std::string Plugin, const Config &Cfg)
+      : CodeGeneratingLinkCommand(Link, Cfg), Plugin(std::move(Plugin)) {}
+
+private:
+  Error link(ArrayRef<std::string> Args, StringRef TempDir,
+             ArrayRef<std::optional<StringRef>> Redirects) const override {
+    return GnuLtoLink(getExecutable(), Args, Plugin, TempDir, Redirects, Cfg)
+        .run();
+  }
+
+  std::string Plugin;
 };
 
 } // namespace
@@ -596,18 +727,39 @@ Error generateLtoCodeInDivcc(Compilation &C, const Config &Cfg) {
   auto &Slots = const_cast<JobList::list_type &>(C.getJobs().getJobs());
   static const RealLinkFiles Files;
   for (std::unique_ptr<Command> &Slot : Slots) {
-    if (!isa<LinkJobAction>(Slot->getSource()) ||
-        sys::path::filename(Slot->getExecutable()) != "ld.lld")
+    if (!isa<LinkJobAction>(Slot->getSource()))
       continue;
     const opt::ArgStringList &Args = Slot->getArguments();
-    Expected<LtoLinkPlan> Plan =
-        planLtoLink(std::vector<std::string>(Args.begin(), Args.end()), Files);
-    if (!Plan)
-      return Plan.takeError();
-    // Inputs compiled by the same command do not exist yet: clang's
-    // -flto options say that this link generates code.
-    if (Plan->GeneratesCode)
-      Slot = std::make_unique<LtoLinkCommand>(*Slot, Files, Cfg);
+    std::vector<std::string> LinkArgs(Args.begin(), Args.end());
+    StringRef Linker = Slot->getExecutable();
+    if (sys::path::filename(Linker) == "ld.lld") {
+      Expected<LtoLinkPlan> Plan = planLtoLink(LinkArgs, Files);
+      if (!Plan)
+        return Plan.takeError();
+      // Inputs compiled by the same command do not exist yet: clang's
+      // -flto options say that this link generates code.
+      if (Plan->GeneratesCode)
+        Slot = std::make_unique<LtoLinkCommand>(*Slot, Files, Cfg);
+      continue;
+    }
+    if (!loadsLlvmGoldPlugin(LinkArgs))
+      continue;
+    if (!isGnuLinker(Linker)) {
+      if (!Cfg.diversifying())
+        continue; // clang's own link
+      return makeError("cannot generate the code of an LTO link through '" +
+                       sys::path::filename(Linker) +
+                       "': divcc generates it with lld, GNU ld (bfd) or gold "
+                       "(-fuse-ld=lld, bfd or gold)");
+    }
+    Expected<std::string> Plugin = divccPlugin(GnuLinkerPlugin);
+    if (!Plugin)
+      return Plugin.takeError();
+    opt::ArgStringList WithPlugin;
+    for (const std::string &A : withDivccLinkerPlugin(LinkArgs, *Plugin))
+      WithPlugin.push_back(C.getArgs().MakeArgString(A));
+    Slot->replaceArguments(std::move(WithPlugin));
+    Slot = std::make_unique<GnuLtoLinkCommand>(*Slot, *Plugin, Cfg);
   }
   return Error::success();
 }

@@ -14,11 +14,13 @@
 #include "driver/LtoLinkPlan.h"
 
 #include "support/Diagnostics.h"
+#include "support/LinkerPluginProtocol.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Allocator.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
 
 using namespace llvm;
@@ -368,6 +370,51 @@ LtoLinkPlan::finalArgs(ArrayRef<std::string> Replacement,
     Out.push_back(Args[I]);
   }
   append_range(Out, Objects);
+  return Out;
+}
+
+static bool isLlvmGoldPlugin(StringRef Path) {
+  return sys::path::filename(Path) == "LLVMgold.so";
+}
+
+bool loadsLlvmGoldPlugin(ArrayRef<std::string> LinkerArgs) {
+  for (size_t I = 0; I + 1 < LinkerArgs.size(); ++I)
+    if ((LinkerArgs[I] == "-plugin" || LinkerArgs[I] == "--plugin") &&
+        isLlvmGoldPlugin(LinkerArgs[I + 1]))
+      return true;
+  return false;
+}
+
+bool isGnuLinker(StringRef Linker) {
+  StringRef Name = sys::path::filename(Linker);
+  for (StringRef Gnu : {"ld", "ld.bfd", "ld.gold"})
+    if (Name == Gnu || Name.ends_with(("-" + Gnu).str()))
+      return true;
+  return false;
+}
+
+std::vector<std::string> withDivccLinkerPlugin(ArrayRef<std::string> LinkerArgs,
+                                               StringRef Plugin, int Socket,
+                                               StringRef Dir) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < LinkerArgs.size(); ++I) {
+    bool IsPlugin = I > 0 &&
+                    (LinkerArgs[I - 1] == "-plugin" ||
+                     LinkerArgs[I - 1] == "--plugin") &&
+                    (isLlvmGoldPlugin(LinkerArgs[I]) || LinkerArgs[I] == Plugin);
+    if (!IsPlugin) {
+      Out.push_back(LinkerArgs[I]);
+      continue;
+    }
+    Out.push_back(Plugin.str());
+    // The options up to the next -plugin are this plugin's.
+    if (Socket >= 0) {
+      Out.push_back(("-plugin-opt=" + linker_plugin::SocketOption +
+                     Twine(Socket)).str());
+      Out.push_back(
+          ("-plugin-opt=" + linker_plugin::DirectoryOption + Dir).str());
+    }
+  }
   return Out;
 }
 

@@ -106,6 +106,26 @@ struct LtoLinkPlan {
 llvm::Expected<LtoLinkPlan> planLtoLink(llvm::ArrayRef<std::string> LinkerArgs,
                                         const LinkFiles &Files);
 
+/// An LTO link through GNU ld (BFD) or gold runs once, with divcc's linker
+/// plugin in place of LLVMgold.so (support/LinkerPluginProtocol.h).
+
+/// Whether \p LinkerArgs load LLVMgold.so: clang set up an LTO link for a
+/// linker with plugins.
+bool loadsLlvmGoldPlugin(llvm::ArrayRef<std::string> LinkerArgs);
+
+/// Whether \p Linker is GNU ld or gold (ld, ld.bfd, ld.gold, TRIPLE-ld...),
+/// whose plugin interface divcc's linker plugin was checked against.
+bool isGnuLinker(llvm::StringRef Linker);
+
+/// \p LinkerArgs with divcc's linker plugin \p Plugin in place of
+/// LLVMgold.so; with a \p Socket to divcc (>= 0), the options that tell
+/// the plugin (LLVMgold's place or \p Plugin) that socket and divcc's
+/// private directory \p Dir follow it.
+std::vector<std::string>
+withDivccLinkerPlugin(llvm::ArrayRef<std::string> LinkerArgs,
+                      llvm::StringRef Plugin, int Socket = -1,
+                      llvm::StringRef Dir = "");
+
 } // namespace divcc
 
 #endif

@@ -7,6 +7,8 @@ packages=(
   # building divcc
   cmake ninja-build g++ pkg-config
   llvm-19-dev libclang-19-dev libclang-cpp19-dev libssl-dev
+  # the linker plugin interface's header (plugin-api.h) for divcc-ld-plugin
+  binutils-dev
   # libraries LLVM's CMake package looks for
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev libffi-dev
   # divtool's command line and JSON output

@@ -17,7 +17,10 @@ config.test_exec_root = os.path.join(config.divcc_build_dir, "tests", "lit")
 programs = config.divcc_build_dir
 if os.environ.get("DIVCC_INSTALL_PREFIX"):
     programs = os.path.join(os.environ["DIVCC_INSTALL_PREFIX"], "bin")
-# Before %divcc, which is a prefix of it.
+# Before %divcc, which is a prefix of them.
+plugins = os.path.join(os.environ["DIVCC_INSTALL_PREFIX"], "lib", "divcc") \
+    if os.environ.get("DIVCC_INSTALL_PREFIX") else config.divcc_build_dir
+config.substitutions.append(("%divcc_ld_plugin", os.path.join(plugins, "divcc-ld-plugin.so")))
 config.substitutions.append(("%divcc-llc", os.path.join(config.divcc_build_dir, "bin", "divcc-llc")))
 config.substitutions.append(("%divcc", os.path.join(programs, "divcc")))
 config.substitutions.append(("%divxx", os.path.join(programs, "div++")))
