@@ -5,9 +5,10 @@ dpkg-buildpackage -b, installed with apt-get, and tested installed.
   build      `git archive HEAD` (a clean checkout: nothing of the working
              tree's build or changes) built by `dpkg-buildpackage -b -uc
              -us` gives divcc_VERSION_ARCH.deb
-  contents   /usr/bin/divcc, div++ (a link), divtool, the LTO plugin in
+  contents   /usr/bin/divcc, div++ (a link), divtool, the LTO plugins in
              /usr/lib/divcc/, the manual pages, the docs; Depends names
-             clang-19, lld-19 and the libraries divcc links (libllvm19,
+             clang-19, lld-19, binutils (GNU ld, which LTO links use by
+             default) and the libraries divcc links (libllvm19,
              libclang-cpp19, libsqlite3-0: from dh_shlibdeps), Recommends
              bolt-19
   install    `apt-get install ./divcc_*.deb` installs it (and what it
@@ -43,7 +44,8 @@ from divtest.tools import ROOT
 LIT = "/usr/lib/llvm-19/build/utils/lit/lit.py"
 # The lit tests run against the installed divcc: each uses only divcc,
 # div++, divtool and LLVM's tools.
-LIT_SELECTION = ["driver/modes.test", "driver/lto.test", "driver/golden.test",
+LIT_SELECTION = ["driver/modes.test", "driver/lto.test", "driver/lto-gnu-ld.test",
+                 "driver/golden.test",
                  "transforms/nops.c", "transforms/funcs.c",
                  "divtool/audit-errors.test"]
 
@@ -80,20 +82,23 @@ def inspect(deb, check):
     files = run(["dpkg-deb", "-c", deb]).stdout
     wanted = ["./usr/bin/divcc", "./usr/bin/div++", "./usr/bin/divtool",
               "./usr/lib/divcc/divcc-lto-plugin.so",
+              "./usr/lib/divcc/divcc-ld-plugin.so",
               "./usr/share/man/man1/divcc.1.gz", "./usr/share/man/man1/div++.1.gz",
               "./usr/share/man/man1/divtool.1.gz",
               "./usr/share/man/man1/divtool-rerandomize.1.gz",
               "./usr/share/doc/divcc/manual.md.gz"]
     missing = [w for w in wanted if not re.search(
         r"\s" + re.escape(w) + r"($|\s)", files)]
-    check(not missing, "the package holds the programs, the plugin, the "
+    check(not missing, "the package holds the programs, the plugins, the "
           "manual pages and the docs", f"missing: {missing}\n{files}")
     depends = run(["dpkg-deb", "-f", deb, "Depends"]).stdout
     recommends = run(["dpkg-deb", "-f", deb, "Recommends"]).stdout
-    needed = ["clang-19", "lld-19", "libllvm19", "libclang-cpp19", "libsqlite3-0"]
+    needed = ["clang-19", "lld-19", "binutils", "libllvm19", "libclang-cpp19",
+              "libsqlite3-0"]
     check(all(re.search(r"(^|[ ,])" + re.escape(n) + r"\b", depends) for n in needed)
           and "bolt-19" in recommends,
-          "Depends: clang-19, lld-19, libllvm19, libclang-cpp19, libsqlite3-0; "
+          "Depends: clang-19, lld-19, binutils, libllvm19, libclang-cpp19, "
+          "libsqlite3-0; "
           "Recommends: bolt-19", f"Depends: {depends}Recommends: {recommends}")
 
 

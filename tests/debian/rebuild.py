@@ -24,18 +24,31 @@ exceptions), 2 seeds each (about 10 minutes).
 zlib is known but in neither: its debian/rules hardcodes gcc.
 --lto adds optimize=+lto (-flto=auto -ffat-lto-objects): it needs divcc's
 LTO support; a divcc that refuses -flto is reported before any build.
+
+--campaign: every package of the campaign (the list above and more, of
+different shapes), each built twice with the same flags, LTO on: once with
+CC=clang-19 CXX=clang++-19, the reference, then with divcc's default
+transformations (no DIVCC_OPTIONS) under one secret seed; each build's wall
+and CPU time (its processes' user+sys) measured. It ends with a Markdown
+table: each package's shape, both results, the tests run, the CPU time
+ratio divcc/clang-19, then each package that passes with clang-19 and fails
+with divcc, with the failing step and the first error lines of its log.
+It fails only for those; a package that fails with clang-19 is not built
+with divcc.
 """
 
 import argparse
 import hashlib
 import os
 import re
+import resource
 import secrets
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
+import statistics
 import time
 from pathlib import Path
 
@@ -46,32 +59,39 @@ from divtest.tools import build_dir
 
 
 class Package:
-    def __init__(self, name, lang, description, ci=False, full=True, note=None, cflags=(),
-                 lld_ldflags=()):
+    def __init__(self, name, lang, description, ci=False, full=False, campaign=True, note=None,
+                 cflags=(), lld_ldflags=(), tests=None):
         self.name, self.lang, self.description = name, lang, description
-        self.ci, self.full, self.note = ci, full, note
+        self.ci, self.full, self.campaign, self.note = ci, full, campaign, note
+        # A regular expression whose matches' group 1 count the tests, for a
+        # test driver TEST_PATTERNS does not know.
+        self.tests = re.compile(tests, re.M) if tests else None
         self.cflags = list(cflags)  # appended to CFLAGS and CXXFLAGS, with the reason
         self.lld_ldflags = list(lld_ldflags)  # appended to LDFLAGS when divcc links with lld
 
 
 PACKAGES = [
-    Package("libyaml", "C", "YAML parser (autotools): libyaml-0.so, make check", ci=True),
+    Package("libyaml", "C", "YAML parser (autotools): libyaml-0.so, make check", ci=True,
+            full=True),
     # json-c builds with -Werror -Wstrict-prototypes; clang-19, unlike
     # gcc-12, also flags a definition `f()` that follows a prototype
     # (json_util.c:63), so plain clang-19 fails the same way. Its version
     # script json-c.sym names json_number_chars, which json-c 0.16 no longer
     # defines: GNU ld lets that pass, lld (which the `link` transformation
     # links with) refuses it unless --undefined-version.
-    Package("json-c", "C", "JSON library (CMake): libjson-c.so, ctest",
+    Package("json-c", "C", "JSON library (CMake): libjson-c.so, ctest", full=True,
             cflags=["-Wno-error=strict-prototypes"], lld_ldflags=["-Wl,--undefined-version"]),
-    Package("libpng1.6", "C", "PNG library (autotools): libpng16.so, make check"),
+    Package("libpng1.6", "C", "PNG library (autotools): libpng16.so, make check", full=True),
     Package("libsodium", "C", "crypto library (autotools, some assembly): libsodium.so, "
-            "make check"),
+            "make check", full=True),
     Package("fmtlib", "C++", "formatting library, C++ with exceptions (CMake): libfmt.so, "
-            "ctest over GoogleTest"),
+            "ctest over GoogleTest", full=True),
     Package("zlib", "C", "compression library; its debian/rules hardcodes "
             "$(DEB_HOST_GNU_TYPE)-gcc, so CC=divcc cannot win (the check says so)",
-            full=False, note="debian/rules hardcodes gcc"),
+            campaign=False, note="debian/rules hardcodes gcc"),
+    # The campaign's others (--campaign), from the fastest.
+CAMPAIGN_MORE
+
 ]
 BY_NAME = {p.name: p for p in PACKAGES}
 
@@ -142,28 +162,52 @@ TEST_PATTERNS = [
     # ctest
     (re.compile(r"tests passed, \d+ tests failed out of (\d+)"),
      re.compile(r"tests passed, ([1-9]\d*) tests failed out of")),
+    # meson test
+    (re.compile(r"^(?:Ok|Expected Fail|Fail|Unexpected Pass|Timeout):\s+(\d+)\s*$", re.M),
+     re.compile(r"^(?:Fail|Unexpected Pass|Timeout):\s+([1-9]\d*)\s*$", re.M)),
+    # DejaGnu (runtest)
+    (re.compile(r"^# of (?:expected|unexpected) (?:passes|failures)\s+(\d+)", re.M),
+     re.compile(r"^# of unexpected (?:passes|failures)\s+([1-9]\d*)", re.M)),
 ]
 GCC_COMPILE = re.compile(
     r"^(?:\S*/)?(?:x86_64-linux-gnu-)?(?:gcc|g\+\+|cc|c\+\+)(?:-1\d)?\s.*\s-c\s", re.M)
 
 
-def tests_run(log_text):
-    """How many tests the package ran, by its test drivers' summaries."""
-    total = 0
-    for count, _ in TEST_PATTERNS:
-        total += sum(int(n) for n in count.findall(log_text))
-    return total
+def tests_run(log_text, pkg=None):
+    """How many tests the package ran, by its test drivers' summaries (and
+    the package's own pattern)."""
+    patterns = [count for count, _ in TEST_PATTERNS]
+    if pkg is not None and pkg.tests:
+        patterns.append(pkg.tests)
+    return sum(int(n) for count in patterns for n in count.findall(log_text))
 
 
-def first_error(log_text):
-    """The first line that reports an error (the compiler's, the linker's,
-    a test's), for the failure line."""
+def first_errors(log_text, n=1):
+    """The first n lines that report an error (the compiler's, the
+    linker's, a test's)."""
+    found = []
     for line in log_text.splitlines():
         if re.search(r"\berror:|^FAIL:|\(Failed\)", line) and not re.match(
                 r"(make|gmake)(\[\d+\])?: |dh_\w+: error: |dpkg-\w+: error: ", line):
             line = line.strip()
-            return line if len(line) <= 200 else line[:197] + "..."
-    return None
+            found.append(line if len(line) <= 200 else line[:197] + "...")
+            if len(found) == n:
+                break
+    return found
+
+
+def first_error(log_text):
+    """The first line that reports an error, for the failure line."""
+    found = first_errors(log_text)
+    return found[0] if found else None
+
+
+def lto_refused(tree):
+    """Whether the package's debian/rules turns LTO off (optimize=-lto)."""
+    try:
+        return "optimize=-lto" in (tree / "debian" / "rules").read_text(errors="replace")
+    except OSError:
+        return False
 
 
 def missing_symbols(log_text):

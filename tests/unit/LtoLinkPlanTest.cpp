@@ -219,3 +219,44 @@ TEST(LtoLinkPlan, RefusesOptionsThatAskForAnotherOutput) {
 }
 
 } // namespace
+
+// LTO links through GNU ld and gold: clang's LLVMgold.so gives way to
+// divcc's linker plugin, which alone is told divcc's socket and directory.
+TEST(GnuLtoLink, RecognizesGnuLinkersLoadingLlvmGold) {
+  std::vector<std::string> Args = {"-pie", "-plugin",
+                                   "/usr/lib/llvm-19/lib/LLVMgold.so",
+                                   "-plugin-opt=O2", "a.o"};
+  EXPECT_TRUE(loadsLlvmGoldPlugin(Args));
+  EXPECT_FALSE(loadsLlvmGoldPlugin({"-pie", "a.o"}));
+  EXPECT_FALSE(loadsLlvmGoldPlugin({"-plugin", "/x/liblto_plugin.so"}));
+  for (StringRef Gnu : {"/usr/bin/ld", "ld.bfd", "/usr/bin/ld.gold",
+                        "/usr/bin/aarch64-linux-gnu-ld",
+                        "aarch64-linux-gnu-ld.bfd"})
+    EXPECT_TRUE(isGnuLinker(Gnu)) << Gnu.str();
+  for (StringRef Other : {"/usr/bin/ld.lld", "ld64.lld", "/usr/bin/ld.mold",
+                          "mold", "gold-wrapper", "old"})
+    EXPECT_FALSE(isGnuLinker(Other)) << Other.str();
+}
+
+TEST(GnuLtoLink, DivccPluginTakesLlvmGoldsPlace) {
+  std::vector<std::string> Args = {
+      "-pie",           "-plugin",         "/usr/lib/llvm-19/lib/LLVMgold.so",
+      "-plugin-opt=O2", "-plugin",         "/other/plugin.so",
+      "-plugin-opt=x",  "a.o"};
+  std::vector<std::string> Job =
+      withDivccLinkerPlugin(Args, "/p/lib/divcc/divcc-ld-plugin.so");
+  EXPECT_EQ(Job, (std::vector<std::string>{
+                     "-pie", "-plugin", "/p/lib/divcc/divcc-ld-plugin.so",
+                     "-plugin-opt=O2", "-plugin", "/other/plugin.so",
+                     "-plugin-opt=x", "a.o"}));
+  // At run time, the socket and directory options follow divcc's plugin
+  // (so they are its own, not the other plugin's).
+  std::vector<std::string> Run = withDivccLinkerPlugin(
+      Job, "/p/lib/divcc/divcc-ld-plugin.so", 5, "/tmp/divcc-lto-1");
+  EXPECT_EQ(Run, (std::vector<std::string>{
+                     "-pie", "-plugin", "/p/lib/divcc/divcc-ld-plugin.so",
+                     "-plugin-opt=divcc-fd=5",
+                     "-plugin-opt=divcc-dir=/tmp/divcc-lto-1",
+                     "-plugin-opt=O2", "-plugin", "/other/plugin.so",
+                     "-plugin-opt=x", "a.o"}));
+}
