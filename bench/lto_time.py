@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""LTO build time of divcc against clang-19 + lld, as ratios measured side
-by side in one run.
+"""LTO build time of divcc against clang-19 with the same linker (lld, or
+with --linker bfd|gold GNU ld through divcc's linker plugin), as ratios
+measured side by side in one run.
 
 For each project (tests/divtest/projects.py, built by its own build
 system, -j1) and each LTO mode, three configurations take turns, the order
 rotating every round:
 
-  clang-19              clang-19 -O2 -flto=MODE -fuse-ld=lld
+  clang-19              clang-19 -O2 -flto=MODE -fuse-ld=LINKER (lld)
   divcc -fno-diversify  divcc, the same flags, -fno-diversify
   divcc -fdiversify     divcc, the same flags, -fdiversify (the default set)
                         with a fixed seed (a seed file)
@@ -21,9 +22,10 @@ build: the CPU time (user + system) of every process of the whole build
 link: the project's main LTO link alone, run again from the objects its
 last build left (the command is taken from the build log), median of
 --link-rounds; this is where LTO generates the code. CPU time, and the
-wall time next to it: ThinLTO back ends run on every core (lld's threads,
-divcc's forked processes), divcc's two lld runs and the work between them
-alone.
+wall time next to it: ThinLTO back ends run on every core (the linker's
+threads, divcc's forked processes); through lld, divcc's two lld runs and
+the work between them alone; through GNU ld, one run, its plugin
+optimizing while divcc generates the code.
 
   lz4    programs/lz4 (every object bitcode: the whole program's code is
          generated at link time)
@@ -39,13 +41,14 @@ same LTO mode, with -fno-diversify at most 1.05x.
 each configuration's link executes, per process (for divcc: the driver,
 which runs the code generator, and lld's two runs, symbol resolution and
 the final link): exact, whatever the machine's load; the ratio is the
-total over clang-19's. These links run with -Wl,--thinlto-jobs=1, so that
+total over clang-19's. These links run with -flto-jobs=1, so that
 divcc runs its back ends in its own process (a process forked from divcc
 starts with its parent's counts, which callgrind would count twice).
 
   export PYTHONPATH=$PWD/tests                    # from the repository's root
   python3 bench/lto_time.py                       # 10 to 13 minutes on 2 cores
   python3 bench/lto_time.py --projects lz4 --modes thin --rounds 5
+  python3 bench/lto_time.py --linker bfd          # through GNU ld
   python3 bench/lto_time.py --instructions --projects lz4 --modes thin
                                                   # 5 minutes; all: much longer
 """
@@ -110,11 +113,11 @@ SMOKE = {
 }
 
 
-def configurations(mode, work):
+def configurations(mode, linker, work):
     """{name: (cc, cxx, flags, DIVCC_OPTIONS)}."""
     divcc, divxx = tools.divcc(False), tools.divcc(True)
     clang, clangxx = tools.clang(False), tools.clang(True)
-    flags = ["-O2", f"-flto={mode}", "-fuse-ld=lld"]
+    flags = ["-O2", f"-flto={mode}", f"-fuse-ld={linker}"]
     seed = work / "lto-time.seed"
     if not seed.exists():
         seed.write_bytes(SEED)
@@ -153,7 +156,7 @@ def time_mode(name, mode, args, work):
     """{config: {"build": [cpu...], "link": [cpu...], "link wall": [...]}}:
     the whole builds, then the main link alone, the configurations taking
     turns."""
-    configs = configurations(mode, work)
+    configs = configurations(mode, args.linker, work)
     names = list(configs)
     dirs = {c: work / f"{name}-{mode}-{c.replace(' ', '_')}" for c in names}
     smoked = set()
@@ -215,7 +218,7 @@ def report(results, args):
     return "\n".join([
         f"LTO build time (CPU seconds, user + system, -j1), median of {args.rounds} "
         f"builds; link: the main LTO link alone, median of {args.link_rounds}. "
-        "Ratios to clang-19 with the same LTO mode.", "",
+        f"Ratios to clang-19 with the same LTO mode and linker ({args.linker}).", "",
         bt.markdown_table(["project", "mode", "configuration", "build s", "build ratio", "budget",
                           "link s", "link ratio", "link wall s", "link wall ratio"], rows), "",
         "Budgets (stated, not asserted): with -fdiversify the LTO build at most "
@@ -230,14 +233,15 @@ def count_instructions(args, work):
     for name in args.projects:
         for mode in args.modes:
             base = None
-            for c, (cc, cxx, flags, opts) in configurations(mode, work).items():
+            for c, (cc, cxx, flags, opts) in configurations(mode, args.linker,
+                                                            work).items():
                 bdir = work / f"{name}-{mode}-{c.replace(' ', '_')}"
                 build(name, cc, cxx, flags, opts, bdir)
                 link = LINKS[name]
                 # One back end at a time: a process forked from divcc starts
                 # with its parent's counts (callgrind's state is copied),
                 # which would be counted twice.
-                cmd = link.command(bdir, (cc, cxx)) + ["-Wl,--thinlto-jobs=1"]
+                cmd = link.command(bdir, (cc, cxx)) + ["-flto-jobs=1"]
                 try:
                     procs = bt.callgrind(cmd, cwd=bdir / link.cwd, env=link_env(opts))
                 except bt.CommandFailed as e:
@@ -248,9 +252,10 @@ def count_instructions(args, work):
                              ", ".join(f"{exe} {n / 1e6:.1f}" for exe, n in procs)])
                 bt.log(f"{name} -flto={mode} {c}: " + " | ".join(rows[-1][3:]))
     return ("Instructions executed by the main LTO link (millions), every process; "
-            "for divcc, lld runs twice (1: symbol resolution, 2: the final link) and "
-            "the driver generates the code in between; ratio: the total over "
-            "clang-19's.\n\n" +
+            "for divcc through lld, lld runs twice (1: symbol resolution, 2: the "
+            "final link) and the driver generates the code in between; through GNU "
+            f"ld, the linker runs once; linker: {args.linker}; ratio: the total "
+            "over clang-19's.\n\n" +
             bt.markdown_table(["project", "mode", "configuration", "total", "ratio",
                               "per process"], rows) + "\n")
 
@@ -271,6 +276,8 @@ def main():
                     help="builds per configuration (default 3)")
     ap.add_argument("--link-rounds", type=int, default=5,
                     help="runs of the main link per configuration (default 5)")
+    ap.add_argument("--linker", choices=["lld", "bfd", "gold"], default="lld",
+                    help="every link's linker, divcc's and clang-19's (default: lld)")
     ap.add_argument("--instructions", action="store_true",
                     help="count the instructions of each main link instead (valgrind)")
     ap.add_argument("--markdown", help="also write the table to this file (with "

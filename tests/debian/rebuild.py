@@ -255,12 +255,25 @@ def compiler_identity():
 
 # ---- the run
 
+class Toolchain:
+    """What a package is built with: divcc (diversifying, under a secret
+    seed) or clang-19, the campaign's reference."""
+
+    def __init__(self, label, cc, cxx, diversifies):
+        self.label, self.cc, self.cxx, self.diversifies = label, cc, cxx, diversifies
+
+
 class Failure:
-    def __init__(self, package, version, step, seed, transforms, detail, log=None):
+    def __init__(self, package, version, step, seed, transforms, detail, log=None,
+                 compiler="divcc"):
         self.package, self.version, self.step, self.seed = package, version, step, seed
         self.transforms, self.detail, self.log = transforms, detail, log
+        self.compiler = compiler
 
     def line(self):
+        if self.compiler != "divcc":
+            return (f"FAIL: {self.package} {self.version} step {self.step} "
+                    f"{self.compiler}: {self.detail}")
         return (f"FAIL: {self.package} {self.version} step {self.step} seed {self.seed} "
                 f"transforms {self.transforms}: {self.detail}")
 
@@ -270,38 +283,43 @@ class Runner:
         self.args, self.work, self.private = args, work, private
         bdir = build_dir()
         self.divcc, self.divxx = str(bdir / "divcc"), str(bdir / "div++")
+        self.diversifying = Toolchain("divcc", self.divcc, self.divxx, True)
+        self.reference = Toolchain("clang-19", "clang-19", "clang++-19", False)
         self.passed, self.failures, self.results = 0, [], []
+        self.reference_failures = []  # the campaign's clang-19 builds'
 
     def fail(self, *a, **kw):
         f = Failure(*a, **kw)
-        self.failures.append(f)
+        (self.failures if f.compiler == "divcc" else self.reference_failures).append(f)
         say(f.line())
         if f.log:
             say(f"last lines of {f.log}:\n{tail(f.log)}")
 
-    def uses_lld(self):
-        """Whether divcc links with lld: the `link` transformation is on."""
-        return bool({"all", "link"} & set(self.args.transforms.split(",")))
+    def transforms(self):
+        """The -fdiversify= list, or "default" (divcc's, no DIVCC_OPTIONS)."""
+        return self.args.transforms or "default"
+
+    def uses_lld(self, tc):
+        """Whether tc links with lld: divcc with the `link` transformation."""
+        return tc.diversifies and bool(
+            {"all", "link"} & set(self.transforms().split(",")))
 
     def maint_options(self):
         return "hardening=+all" + (" optimize=+lto" if self.args.lto else "")
 
-    def build_env(self, pkg, seed_file, entropy_log):
+    def build_env(self, pkg, tc, lto, seed_file, entropy_log):
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("DEB_", "DIVCC_")) and k not in
                ("CC", "CXX", "CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS")}
         # -gdwarf-4: Debian 12's dwz (dh_dwz) does not read the DWARF 5 that
         # clang-19 writes by default; the code does not change.
         extra = ["-gdwarf-4"] + pkg.cflags
-        if self.args.lto:
+        if lto:
             # What optimize=+lto adds, appended too: some debian/rules set
             # DEB_BUILD_MAINT_OPTIONS themselves (libyaml, json-c).
             extra += ["-flto=auto", "-ffat-lto-objects"]
         env.update({
-            "CC": self.divcc, "CXX": self.divxx,
-            "DIVCC_SEED_FILE": str(seed_file),
-            "DIVCC_OPTIONS": f"-fdiversify={self.args.transforms}",
-            "DIVCC_ENTROPY_LOG": str(entropy_log),
+            "CC": tc.cc, "CXX": tc.cxx,
             "DEB_BUILD_MAINT_OPTIONS": self.maint_options(),
             "DEB_BUILD_OPTIONS": f"parallel={self.args.jobs}",
             "DEB_CFLAGS_APPEND": " ".join(extra),
@@ -309,10 +327,15 @@ class Runner:
             "DEBIAN_FRONTEND": "noninteractive",
             "LC_ALL": "C.UTF-8",
         })
+        if tc.diversifies:
+            env["DIVCC_SEED_FILE"] = str(seed_file)
+            env["DIVCC_ENTROPY_LOG"] = str(entropy_log)
+            if self.args.transforms:
+                env["DIVCC_OPTIONS"] = f"-fdiversify={self.args.transforms}"
         ldflags = []
-        if self.args.lto:
+        if lto:
             ldflags += ["-flto=auto", "-ffat-lto-objects"]
-        if self.uses_lld():
+        if self.uses_lld(tc):
             ldflags += pkg.lld_ldflags
             # lld does not define the absolute symbol GNU ld defines for
             # each version node (JSONC_0.14@JSONC_0.14), which symbols files
@@ -332,7 +355,7 @@ class Runner:
         try:
             version, src = apt.fetch(name, self.work / "src" / name, fetch_log)
         except Exception as e:  # noqa: BLE001
-            self.fail(name, "-", "apt-get source", "-", self.args.transforms, str(e), fetch_log)
+            self.fail(name, "-", "apt-get source", "-", self.transforms(), str(e), fetch_log)
             return
         say(f"{name} {version}: sources ({fmt_time(time.monotonic() - t)})")
         if self.args.no_build_deps:
@@ -341,93 +364,123 @@ class Runner:
             t = time.monotonic()
             dep_log = logs / f"{name}-build-dep.log"
             if not apt.build_dep(src, dep_log):
-                self.fail(name, version, "apt-get build-dep", "-", self.args.transforms,
+                self.fail(name, version, "apt-get build-dep", "-", self.transforms(),
                           "installing the build dependencies failed", dep_log)
                 return
             say(f"{name}: build dependencies installed ({fmt_time(time.monotonic() - t)})")
 
+        if self.args.campaign:
+            ref = self.build(pkg, version, src, self.reference, None)
+            if ref["rc"] != 0:
+                say(f"{name}: fails with clang-19 too: not built with divcc")
+                return
         digests = {}  # seed number -> {library: .text digest}
         for i in range(1, self.args.seeds + 1):
-            digests[i] = self.build(pkg, version, src, i)
+            digests[i] = self.build(pkg, version, src, self.diversifying, i).get("libs")
         self.compare(pkg, version, digests)
+        if self.args.campaign and ref["ok"]:
+            self.compare_reference(pkg, version, ref["libs"], digests[1])
 
-    def build(self, pkg, version, src, i):
-        name, seed_id = pkg.name, f"{i}"
-        tr = self.args.transforms
-        bdir = self.work / f"{name}-seed{i}"
+    def build(self, pkg, version, src, tc, i):
+        """One dpkg-buildpackage of pkg with tc (divcc under seed number i);
+        returns its result (also in self.results): ok, rc, the .text
+        digests of its shared libraries (libs), times, tests."""
+        name, seed_id = pkg.name, f"{i}" if tc.diversifies else "-"
+        tr = self.transforms()
+        build_name = f"{name}-seed{i}" if tc.diversifies else f"{name}-{tc.label}"
+        bdir = self.work / build_name
         shutil.rmtree(bdir, ignore_errors=True)
         bdir.mkdir()
         tree = bdir / src.name
         subprocess.run(["cp", "-a", str(src), str(tree)], check=True)
-        # A fresh secret for this build, readable by this user alone, in a
-        # folder outside the build tree; never printed.
-        seed_file = self.private / f"seed-{name}-{i}"
-        fd = os.open(seed_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_hex(32))
-        secret = seed_file.read_bytes()
-        entropy_log = self.private / f"entropy-{name}-{i}.jsonl"
+        seed_file = entropy_log = secret = None
+        if tc.diversifies:
+            # A fresh secret for this build, readable by this user alone, in
+            # a folder outside the build tree; never printed.
+            seed_file = self.private / f"seed-{name}-{i}"
+            fd = os.open(seed_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32))
+            secret = seed_file.read_bytes()
+            entropy_log = self.private / f"entropy-{name}-{i}.jsonl"
+        lto = self.args.lto and not lto_refused(tree)
+        maint = self.maint_options() if lto or not self.args.lto else "hardening=+all"
         log = bdir / "build.log"
         cmd = ["dpkg-buildpackage", "-us", "-uc", "-B"]
-        say(f"{name} seed {seed_id}: dpkg-buildpackage -us -uc -B "
-            f"(CC=divcc CXX=div++ -fdiversify={tr}, {self.maint_options()})")
+        how = (f"CC=divcc CXX=div++ -fdiversify={tr}" if tc.diversifies
+               else f"CC={tc.cc} CXX={tc.cxx}")
+        say(f"{name} {'seed ' + seed_id if tc.diversifies else tc.label}: "
+            f"dpkg-buildpackage -us -uc -B ({how}, {maint}"
+            f"{'' if lto or not self.args.lto else ', LTO off by debian/rules'})")
         before = compiler_identity()
         t = time.monotonic()
+        cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
         with open(log, "w") as out:
             out.write(f"$ {shlex.join(cmd)}\n")
             out.flush()
             try:
                 p = subprocess.run(cmd, cwd=tree, stdout=out, stderr=subprocess.STDOUT,
-                                   env=self.build_env(pkg, seed_file, entropy_log),
+                                   env=self.build_env(pkg, tc, lto, seed_file, entropy_log),
                                    timeout=self.args.timeout)
                 rc = p.returncode
             except subprocess.TimeoutExpired:
                 rc = None
         secs = time.monotonic() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu_secs = (after.ru_utime - cpu.ru_utime) + (after.ru_stime - cpu.ru_stime)
         replaced = ("; divcc's files changed during this build (rebuilt meanwhile?): run again"
-                    if compiler_identity() != before else "")
+                    if tc.diversifies and compiler_identity() != before else "")
         text = log.read_text(errors="replace")
-        result = {"package": name, "version": version, "seed": i, "seconds": secs,
-                  "ok": False}
+        # The log outlives the build folder (the campaign's evidence).
+        shutil.copyfile(log, self.work / "logs" / f"{build_name}.log")
+        result = {"package": name, "version": version, "seed": i, "compiler": tc.label,
+                  "seconds": secs, "cpu": cpu_secs, "lto": lto, "rc": rc, "ok": False,
+                  "tests": tests_run(text, pkg), "log": log, "libs": None}
         self.results.append(result)
+
+        def fail(step, detail):
+            result["step"], result["detail"] = step, detail
+            result["errors"] = first_errors(text, 8)
+            self.fail(name, version, step, seed_id, tr, detail + replaced, log,
+                      compiler=tc.label)
+
         libs = {}
         try:
             if rc is None:
-                self.fail(name, version, failing_step(text), seed_id, tr,
-                          f"timed out after {self.args.timeout}s{replaced}", log)
-                return None
+                fail(failing_step(text), f"timed out after {self.args.timeout}s")
+                return result
             if rc != 0:
                 err = first_error(text)
-                self.fail(name, version, failing_step(text), seed_id, tr,
-                          f"dpkg-buildpackage exit status {rc}{': ' + err if err else ''}"
-                          f"{replaced}", log)
-                return None
+                fail(failing_step(text),
+                     f"dpkg-buildpackage exit status {rc}{': ' + err if err else ''}")
+                return result
             problems = []
-            n_tests = tests_run(text)
-            result["tests"] = n_tests
+            n_tests = result["tests"]
             if n_tests == 0:
                 problems.append("no test summary in the build log: the package's tests "
                                 "did not run")
-            compiler = self.divxx if pkg.lang == "C++" else self.divcc
-            if compiler not in text and self.divcc not in text:
+            compiler = tc.cxx if pkg.lang == "C++" else tc.cc
+            if compiler not in text and tc.cc not in text:
                 problems.append(f"the build log never names {compiler}")
-            if self.uses_lld():
+            if self.uses_lld(tc):
                 lost = missing_symbols(text)
                 if lost:
                     problems.append(f"dpkg-gensymbols: {len(lost)} symbol(s) of the symbols "
                                     f"file missing: {', '.join(lost[:5])}")
             gcc = GCC_COMPILE.findall(text)
             if gcc:
-                problems.append(f"the build log shows {len(gcc)} compiles by gcc, not divcc: "
-                                f"the package hardcodes its compiler")
-            try:
-                compiles = len(entropy_log.read_text().splitlines())
-            except OSError:
-                compiles = 0
-            result["compiles"] = compiles
-            if compiles == 0:
-                problems.append("divcc diversified nothing (DIVCC_ENTROPY_LOG is empty)"
-                                + (f": {pkg.note}" if pkg.note else ""))
+                problems.append(f"the build log shows {len(gcc)} compiles by gcc, not "
+                                f"{tc.label}: the package hardcodes its compiler")
+            compiles = 0
+            if tc.diversifies:
+                try:
+                    compiles = len(entropy_log.read_text().splitlines())
+                except OSError:
+                    pass
+                result["compiles"] = compiles
+                if compiles == 0:
+                    problems.append("divcc diversified nothing (DIVCC_ENTROPY_LOG is empty)"
+                                    + (f": {pkg.note}" if pkg.note else ""))
             debs = sorted(bdir.glob("*.deb"))
             if not debs:
                 problems.append("no .deb was built")
@@ -439,23 +492,26 @@ class Runner:
                 libs.update({f"{deb.name.split('_')[0]}:{k}": v
                              for k, v in shared_libraries(extracted / deb.stem).items()})
             result["libraries"] = len(libs)
-            leaks = files_containing([bdir], secret)
+            leaks = files_containing([bdir], secret) if secret else []
             if leaks:
                 problems.append(f"the seed is in {len(leaks)} file(s) of the build: "
                                 + ", ".join(str(x.relative_to(bdir)) for x in leaks[:5]))
             if problems:
-                step = "check" if not leaks else "seed secrecy"
                 for pr in problems:
-                    self.fail(name, version, step, seed_id, tr, pr + replaced, log)
-                return None
-            result["ok"] = True
-            say(f"{name} seed {seed_id}: built and tested ({fmt_time(secs)}): {n_tests} tests "
-                f"passed, {compiles} diversified compiles, {len(libs)} shared "
-                f"librar{'y' if len(libs) == 1 else 'ies'}, no seed in log, tree or .debs")
+                    fail("check" if not leaks else "seed secrecy", pr)
+                return result
+            result["ok"], result["libs"] = True, libs
+            done = (f"{n_tests} tests passed, {compiles} diversified compiles"
+                    if tc.diversifies else f"{n_tests} tests passed")
+            say(f"{name} {'seed ' + seed_id if tc.diversifies else tc.label}: built and tested "
+                f"({fmt_time(secs)}, CPU {fmt_time(cpu_secs)}): {done}, {len(libs)} shared "
+                f"librar{'y' if len(libs) == 1 else 'ies'}"
+                f"{', no seed in log, tree or .debs' if tc.diversifies else ''}")
             self.passed += 1
-            return libs
+            return result
         finally:
-            seed_file.unlink(missing_ok=True)
+            if seed_file:
+                seed_file.unlink(missing_ok=True)
             if result["ok"] and not self.args.keep:
                 shutil.rmtree(bdir, ignore_errors=True)
 
@@ -467,7 +523,7 @@ class Runner:
         seeds = sorted(ok)
         libs = sorted(set.intersection(*(set(ok[i]) for i in seeds)))
         if not libs:
-            self.fail(pkg.name, version, "compare", "-", self.args.transforms,
+            self.fail(pkg.name, version, "compare", "-", self.transforms(),
                       "no shared library in the built packages to compare")
             return
         same = []
@@ -477,12 +533,24 @@ class Runner:
                     if a < b and ok[a][lib] == ok[b][lib]:
                         same.append(f"{lib} (seeds {a} and {b})")
         if same:
-            self.fail(pkg.name, version, "compare", "-", self.args.transforms,
+            self.fail(pkg.name, version, "compare", "-", self.transforms(),
                       "same .text under two seeds: " + ", ".join(same))
             return
         self.passed += 1
         say(f"{pkg.name}: .text of {', '.join(lib.split(':', 1)[1].rsplit('/', 1)[-1] for lib in libs)} "
             f"differs between all {len(seeds)} seeds")
+
+    def compare_reference(self, pkg, version, ref, div):
+        """Each shared library's .text differs between clang-19's build and
+        divcc's (if both built some)."""
+        if not ref or not div:
+            return
+        same = sorted(lib for lib in set(ref) & set(div) if ref[lib] == div[lib])
+        if same:
+            self.fail(pkg.name, version, "compare", "1", self.transforms(),
+                      "same .text as clang-19's: " + ", ".join(same))
+            return
+        say(f"{pkg.name}: divcc's libraries' .text differs from clang-19's")
 
 
 def preflight(runner, args):
@@ -526,6 +594,70 @@ def preflight(runner, args):
         seed_file.unlink(missing_ok=True)
 
 
+def campaign_report(runner, packages):
+    """The campaign's Markdown table, its summary and each package that
+    passes with clang-19 and fails with divcc, with its first errors."""
+    by = {}
+    for r in runner.results:
+        by.setdefault((r["package"], r["compiler"]), r)  # divcc: seed 1
+
+    def cell(r):
+        if r is None:
+            return "not built"
+        if r["ok"]:
+            state = "passed"
+        elif r["rc"] == 0:
+            state = f"FAILED ({r['step']}: {r['detail']})"
+        else:
+            state = f"FAILED ({r['step']})"
+        lto = "" if r["lto"] or not runner.args.lto else ", no LTO"
+        return (f"{state}, {fmt_time(r['seconds'])}, CPU {fmt_time(r['cpu'])}{lto}"
+                .replace("|", "\\|"))
+
+    print("| package | shape | clang-19 | divcc | tests (clang-19 / divcc) | CPU divcc/clang-19 |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    both, regressions, ref_failed, ratios, ratios_lto = 0, [], 0, [], []
+    for pkg in packages:
+        ref, div = by.get((pkg.name, "clang-19")), by.get((pkg.name, "divcc"))
+        if ref is None and div is None:
+            continue
+        ratio = ""
+        if ref and div and ref["ok"] and div["ok"]:
+            both += 1
+            ratio = div["cpu"] / ref["cpu"]
+            ratios.append(ratio)
+            if div["lto"]:
+                ratios_lto.append(ratio)
+            ratio = f"{ratio:.2f}"
+        elif ref and ref["ok"]:
+            regressions.append(div)
+        else:
+            ref_failed += 1
+        tests = " / ".join(str(r["tests"]) if r else "-" for r in (ref, div))
+        version = (ref or div)["version"]
+        print(f"| {pkg.name} {version} | {pkg.lang}: {pkg.description} | {cell(ref)} | "
+              f"{cell(div)} | {tests} | {ratio} |")
+    n = both + len(regressions) + ref_failed
+    median = f"{statistics.median(ratios):.2f}" if ratios else "-"
+    lto = (f" ({len(ratios_lto)} of them with LTO: {statistics.median(ratios_lto):.2f})"
+           if ratios_lto and len(ratios_lto) < len(ratios) else "")
+    print()
+    print(f"{n} packages: {both} pass with both, {len(regressions)} pass with clang-19 and "
+          f"fail with divcc, {ref_failed} fail with clang-19 (divcc not compared); median CPU "
+          f"time ratio divcc/clang-19 over the {both} passing with both: {median}{lto}"
+          f" ({runner.maint_options()}, divcc's "
+          f"{'default transformations' if not runner.args.transforms else '-fdiversify=' + runner.args.transforms})")
+    for r in regressions:
+        if r is None:
+            continue
+        print()
+        print(f"{r['package']} {r['version']}: passes with clang-19, fails with divcc at "
+              f"{r['step']}: {r['detail']}")
+        print(f"  log: {r['log']}")
+        for line in r.get("errors") or []:
+            print(f"    {line}")
+
+
 def parse_args():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -533,14 +665,20 @@ def parse_args():
                     help=f"a source package to rebuild (repeatable): "
                          f"{', '.join(p.name for p in PACKAGES)} (default: "
                          f"{', '.join(p.name for p in PACKAGES if p.ci)}; with --full, "
-                         f"{', '.join(p.name for p in PACKAGES if p.full)})")
-    ap.add_argument("--full", action="store_true",
-                    help="every package that can be built with divcc, 2 seeds each")
+                         f"{', '.join(p.name for p in PACKAGES if p.full)}; with --campaign, "
+                         f"all but {', '.join(p.name for p in PACKAGES if not p.campaign)})")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--full", action="store_true",
+                      help="libyaml, json-c, libpng1.6, libsodium and fmtlib, 2 seeds each")
+    mode.add_argument("--campaign", action="store_true",
+                      help="each package built with clang-19 then with divcc's default "
+                           "transformations (1 seed), LTO on, timed; a Markdown table")
     ap.add_argument("--seeds", type=int, metavar="N",
-                    help="builds per package, each with a fresh secret seed (default 2)")
-    ap.add_argument("--transforms", default="all", metavar="LIST",
+                    help="builds per package with divcc, each with a fresh secret seed "
+                         "(default 2; 1 with --campaign)")
+    ap.add_argument("--transforms", metavar="LIST",
                     help="the -fdiversify=LIST of every build, through DIVCC_OPTIONS "
-                         "(default: %(default)s)")
+                         "(default: all; with --campaign, divcc's default set)")
     ap.add_argument("--lto", action="store_true",
                     help="also optimize=+lto (-flto=auto -ffat-lto-objects); needs divcc's "
                          "LTO support")
@@ -559,21 +697,27 @@ def parse_args():
     args = ap.parse_args()
     if args.list:
         for p in PACKAGES:
-            tags = [t for t, on in (("CI", p.ci), ("full", p.full)) if on]
+            tags = [t for t, on in (("CI", p.ci), ("full", p.full),
+                                    ("campaign", p.campaign)) if on]
             print(f"{p.name} ({p.lang}{', ' + ', '.join(tags) if tags else ''}): {p.description}")
         sys.exit(0)
     for n in args.package or []:
         if n not in BY_NAME:
             ap.error(f"unknown package '{n}' (known: {', '.join(BY_NAME)})")
-    names = args.package or [p.name for p in PACKAGES if (p.full if args.full else p.ci)]
+    mode = "campaign" if args.campaign else "full" if args.full else "ci"
+    names = args.package or [p.name for p in PACKAGES if getattr(p, mode)]
     args.packages = [BY_NAME[n] for n in dict.fromkeys(names)]
+    if args.campaign:
+        args.lto = True
+    elif args.transforms is None:
+        args.transforms = "all"
     if args.seeds is None:
-        args.seeds = 2
+        args.seeds = 1 if args.campaign else 2
     if args.seeds < 1:
         ap.error("--seeds must be at least 1")
     if args.jobs < 1:
         ap.error("-j must be at least 1")
-    if not re.fullmatch(r"[a-z,]+", args.transforms):
+    if args.transforms is not None and not re.fullmatch(r"[a-z,]+", args.transforms):
         ap.error(f"--transforms: '{args.transforms}' is not a comma-separated list of names")
     return args
 
@@ -582,7 +726,7 @@ def main():
     args = parse_args()
     tools.require_build("debian: error")
     for tool in ("apt-get", "apt-cache", "dpkg-buildpackage", "dpkg-buildflags", "dpkg-deb",
-                 "dpkg-source", "objcopy"):
+                 "dpkg-source", "objcopy") + (("clang-19", "clang++-19") if args.campaign else ()):
         if shutil.which(tool) is None:
             fail_early(f"'{tool}' is not installed (scripts/install-deps.sh installs dpkg-dev "
                        f"and binutils)")
@@ -596,9 +740,10 @@ def main():
     # apt's download sandbox (user _apt) must reach the source folders.
     os.chmod(work, 0o755)
     private = Path(tempfile.mkdtemp(prefix="divcc-debian-seeds-"))  # 0700
-    mode = "full" if args.full else "CI"
-    say(f"debian ({mode} mode): {', '.join(p.name for p in args.packages)}; {args.seeds} "
-        f"seed(s) each; -fdiversify={args.transforms}; {'LTO; ' if args.lto else ''}"
+    mode = "campaign" if args.campaign else "full" if args.full else "CI"
+    say(f"debian ({mode} mode): {', '.join(p.name for p in args.packages)}; "
+        f"{'clang-19 then ' if args.campaign else ''}{args.seeds} seed(s) each; "
+        f"-fdiversify={args.transforms or 'default'}; {'LTO; ' if args.lto else ''}"
         f"parallel={args.jobs}; divcc {build_dir()}; in {work}")
     runner = Runner(args, work, private)
     try:
@@ -625,15 +770,25 @@ def main():
     print()
     for r in runner.results:
         state = "passed" if r["ok"] else "FAILED"
-        extra = (f", {r.get('tests', 0)} tests, {r.get('compiles', 0)} compiles"
+        extra = (f", {r['tests']} tests"
+                 + (f", {r.get('compiles', 0)} compiles" if r["seed"] else "")
                  if r["ok"] else "")
-        print(f"  {r['package']} {r['version']} seed {r['seed']}: {state} "
-              f"({fmt_time(r['seconds'])}{extra})")
+        which = f"seed {r['seed']}" if r["seed"] else r["compiler"]
+        print(f"  {r['package']} {r['version']} {which}: {state} "
+              f"({fmt_time(r['seconds'])}, CPU {fmt_time(r['cpu'])}{extra})")
+    if args.campaign:
+        print()
+        campaign_report(runner, args.packages)
+        print()
+        for f in runner.reference_failures:
+            print(f"{f.line()} (not a divcc failure)")
+    # The campaign keeps the build logs: its table's evidence.
+    ours = ("src", "apt") if args.campaign else ("src", "logs", "apt")
     longrun.finish(
         "debian", f"{mode} mode", runner.passed, runner.failures, work, args.keep,
         args.work_dir,
-        lambda d: d.name in ("src", "logs", "apt") or d.name.endswith(
-            tuple(f"-seed{i}" for i in range(1, args.seeds + 1))))
+        lambda d: d.name in ours or d.name.endswith(
+            tuple(f"-seed{i}" for i in range(1, args.seeds + 1)) + ("-clang-19",)))
 
 
 if __name__ == "__main__":
