@@ -7,6 +7,7 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,16 +54,24 @@ void ForkPool::start(const std::string &Name, function_ref<Error()> Job) {
 }
 
 void ForkPool::waitForOne() {
+  // Only this pool's children are reaped: divcc may have another (the
+  // linker of an LTO link), whose status its owner reads. waitid with
+  // WNOWAIT says which child ended without reaping it.
+  siginfo_t Info{};
+  pid_t Pid = Running.begin()->first;
+  if (::waitid(P_ALL, 0, &Info, WEXITED | WNOWAIT) == 0 &&
+      Running.count(Info.si_pid))
+    Pid = Info.si_pid;
   int Status = 0;
-  pid_t Done = ::waitpid(-1, &Status, 0);
-  if (Done < 0) {
-    Running.clear(); // no child left to wait for
-    return;
-  }
-  auto It = Running.find(Done);
-  if (It == Running.end())
-    return;
-  if (Status != 0)
+  pid_t Done;
+  do
+    Done = ::waitpid(Pid, &Status, 0);
+  while (Done < 0 && errno == EINTR);
+  auto It = Running.find(Pid);
+  if (Done < 0)
+    fail(makeError("cannot wait for " + It->second,
+                   std::error_code(errno, std::generic_category())));
+  else if (Status != 0)
     // An exit status: the job printed why in its own process.
     fail(WIFEXITED(Status) ? alreadyReportedError()
                            : makeError(It->second + " ended: " +
