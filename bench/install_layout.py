@@ -16,8 +16,8 @@ For each benchmark:
      simulation, cachegrind's classic estimate (tests/divtest/bench.py)
          cycles = Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim)
                      + 100 x (ILmr + DLmr + DLmw)
-     (valgrind's default geometry: the host's caches as cachegrind reads
-     them); their ratios are the run-time cost of the new layout, free of
+     (the caches of a current server core, tests/divtest/bench.py's
+     CACHE_GEOMETRY); their ratios are the run-time cost of the new layout, free of
      machine noise;
   5. with --survival, divtool audit --matrix over the golden master and
      the installs: absolute and relative survival golden -> install and

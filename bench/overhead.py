@@ -22,7 +22,8 @@ Each divcc configuration is built as --seeds variants (-frandom-seed=
 overhead-1 .. -N, fixed, so that a run repeats; several, because code
 layout alone moves a program's speed by a few percent either way).
 
-Modes: CPU time or, with --instructions, counts; the others add tables.
+Modes: CPU time; or, with --instructions, counts; or, with --cycles, both
+(with the estimated cycles and the budgets); the others add tables.
 
 CPU time (the default): the benchmark command runs --repeat times per
 build, the builds taking turns (the order rotates every round); a
@@ -50,11 +51,45 @@ worst and of the best variants.
 simulators (without --misses both are off: lz4's run takes 2 s instead of
 6) and adds a table of four counts relative to clang-19, mean and worst
 variant per configuration: I1 misses (I1mr), D1 misses (D1mr + D1mw),
-last-level misses (ILmr + DLmr + DLmw: the LL cache cachegrind simulates
-is this machine's last-level cache, so on a large one these are mostly
-first touches) and mispredicted branches (Bcm + Bim), each summed over the
-benchmark's processes. The counts compare builds with each other, not
-machines.
+last-level misses (ILmr + DLmr + DLmw) and mispredicted branches (Bcm +
+Bim), each summed over the benchmark's processes; and a table of the
+estimated cycles relative to clang-19 (mean, worst and best variant,
+standard deviation), cachegrind's classic estimate from those counts:
+    cycles = Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim)
+                + 100 x (ILmr + DLmr + DLmw)
+Instructions alone do not see what layout does to the instruction cache
+of a large program; the estimate does, at 10 cycles a first-level miss or
+a mispredicted branch and 100 a last-level miss. The caches simulated
+(--cache-geometry) are by default those of a current server core, given
+to cachegrind explicitly so that the counts do not depend on the machine:
+    server   I1 32 KiB 8-way, D1 48 KiB 12-way, LL 1.25 MiB 20-way, 64-byte
+             lines (valgrind --I1=32768,8,64 --D1=49152,12,64
+             --LL=1310720,20,64): an Intel Ice Lake server core, its L2 as
+             the last level (cachegrind simulates two levels)
+    host     valgrind's default: this machine's caches as valgrind reads
+             them (on a large server, an LL of a hundred MiB or more, whose
+             misses are mostly first touches)
+    I1:D1:LL each SIZE,ASSOC,LINE in bytes, as valgrind's options
+(tests/divtest/bench.py's CACHE_GEOMETRY; divtool perf --cache-geometry
+takes the same). The counts compare builds with each other, not machines.
+
+--cycles is the one run for the runtime budgets: it counts every build
+under cachegrind with both simulators (as --instructions --misses: the
+instructions, the misses and the estimated cycles, each over the variants:
+mean, worst, best, standard deviation) and also times every build (CPU
+time, as without --instructions: the builds take turns round by round,
+--repeat rounds, on the full workload; secp256k1 times the program it
+counts, 1 round of verifications), with one more build timed among them:
+"clang-19 copy", a second clang-19 build of the same sources, whose ratio
+to clang-19 is the noise of the timing in this very run. A last table sets
+the default set against its budgets and says "met" or "over" for each
+(nothing fails): estimated cycles and instructions at most 1% above
+clang-19 -O2 (geometric mean over the benchmarks of the mean over
+variants) and at most 2% in the worst variant of any benchmark; CPU time
+within the noise (its geometric mean at most 1 + the largest distance of
+clang-19 copy / clang-19 from 1 over the benchmarks). The budgets are
+stated for at least 10 variants: --seeds 10. Implies --no-profile; not
+for cross targets.
 
 --survival adds a "Security and size" table. For each divcc
 configuration, `divtool audit --json` compares its variant 0 with its
@@ -105,6 +140,8 @@ divtool perf's way of reading cachegrind's counts instead (divtest/bench.py).
   python3 bench/overhead.py                  # default set and profile
   python3 bench/overhead.py --each           # and each transformation alone
   python3 bench/overhead.py --compile-time-only
+  # the runtime budgets: cycles, instructions, misses, CPU time and its noise
+  python3 bench/overhead.py --cycles --seeds 10 --no-compile-time
   python3 bench/overhead.py --markdown docs/performance.md
   # the trade-off of candidate sets: instructions, misses, survival, size
   python3 bench/overhead.py --instructions --misses --survival --seeds 5 \\
@@ -133,6 +170,16 @@ PROFDATA = "/usr/lib/llvm-19/bin/llvm-profdata"
 # there were: results with --seeds 3 or fewer repeat.)
 SEEDS = [f"-frandom-seed=overhead-{i}" for i in range(1, 13)]
 BASELINE = "clang-19"
+# The baseline built a second time and timed as one more configuration
+# (--cycles): its ratio to the baseline is the noise of the timing.
+NOISE = "clang-19 copy"
+# The runtime budgets of the default set (--cycles): (what, its results'
+# key, the most the geometric mean over the benchmarks of the mean over the
+# variants may be, the most the worst variant of any benchmark may be),
+# relative to clang-19 -O2.
+BUDGETS = [("estimated cycles", "cycles", 1.01, 1.02),
+           ("instructions", "instructions", 1.01, 1.02)]
+BUDGET_VARIANTS = 10
 
 
 class Compiler(NamedTuple):
@@ -167,6 +214,8 @@ class Setup:
     runtime: bool            # False: --compile-time-only
     instructions: bool
     misses: bool
+    cycles: bool             # counts (with the misses) and CPU time, noise, budgets
+    cache_geometry: str      # bt.CACHE_GEOMETRY's name or I1:D1:LL
     survival: bool
     profile: bool
     compile_time: bool
@@ -182,6 +231,11 @@ class Setup:
 
     def variants(self):
         return f"{len(self.seeds)} variant" + ("s" if len(self.seeds) > 1 else "")
+
+    def caches(self):
+        """The caches simulated, for the tables' titles."""
+        return f"{bt.describe_caches(self.cache_geometry)} (--cache-geometry " \
+               f"{self.cache_geometry})"
 
 
 # --------------------------------------------------------------------------
@@ -211,6 +265,15 @@ def profile_configurations(profile):
                                            "-fdiversify-nop-probability-max=0.5"])}
 
 
+def cache_geometry(text):
+    """--cache-geometry's value, checked (bt.cache_levels)."""
+    try:
+        bt.cache_levels(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
 def parse_options(argv=None):
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -237,7 +300,21 @@ def parse_options(argv=None):
                          "(implies --no-profile)")
     ap.add_argument("--misses", action="store_true",
                     help="with --instructions: also simulate caches and branches and "
-                         "report I1, D1, LL misses and mispredicted branches")
+                         "report I1, D1, LL misses, mispredicted branches and the "
+                         "estimated cycles (" + bt.CYCLES_FORMULA + ")")
+    ap.add_argument("--cycles", action="store_true",
+                    help="count as --instructions --misses (instructions, misses, "
+                         "estimated cycles over the variants) and also time the builds "
+                         "(CPU time, interleaved rounds, with clang-19 against a copy of "
+                         "itself as the noise), then the budgets, met or over; use with "
+                         f"--seeds {BUDGET_VARIANTS} (implies --no-profile)")
+    ap.add_argument("--cache-geometry", type=cache_geometry, metavar="GEOMETRY",
+                    help="the caches cachegrind simulates for --misses and --cycles: "
+                         f"server (the default: {bt.describe_caches('server')}, an Intel "
+                         "Ice Lake server core; valgrind " +
+                         " ".join(bt.cache_options("server")) + "), host (valgrind's "
+                         "default: this machine's caches), or I1:D1:LL, each "
+                         "SIZE,ASSOC,LINE in bytes")
     ap.add_argument("--survival", action="store_true",
                     help="also audit the variants' gadget survival (divtool audit) and "
                          ".text size: the security and size table")
@@ -251,6 +328,14 @@ def parse_options(argv=None):
 
     target = projects.get_target(args.target)
     profile, compile_time = not args.no_profile, not args.no_compile_time
+    if args.cycles:
+        if target.cross:
+            sys.exit(f"overhead: --cycles runs cachegrind, which cannot run "
+                     f"{target.name} programs")
+        args.instructions = args.misses = True
+    if args.cache_geometry and not args.misses:
+        sys.exit("overhead: --cache-geometry sets the caches cachegrind simulates: "
+                 "give --instructions --misses or --cycles")
     if target.cross:
         if args.misses:
             sys.exit(f"overhead: --misses runs cachegrind, which cannot run "
@@ -289,7 +374,9 @@ def parse_options(argv=None):
                 (TRANSFORMATIONS if args.each else []) + (["profile-guided"] if profile else []),
         seeds=SEEDS[:args.seeds], repeat=args.repeat, compile_repeat=args.compile_repeat,
         lto=args.lto, runtime=not args.compile_time_only, instructions=args.instructions,
-        misses=args.misses, survival=args.survival, profile=profile,
+        misses=args.misses, cycles=args.cycles,
+        cache_geometry=args.cache_geometry or bt.DEFAULT_CACHE_GEOMETRY,
+        survival=args.survival, profile=profile,
         compile_time=compile_time, markdown=args.markdown, keep=args.keep)
 
 
@@ -305,8 +392,8 @@ def build_all(bench, configs, setup, work):
         for i, seed in enumerate(setup.seeds if c.divcc else [None]):
             bt.log(f"{bench.name}: building {cname}" + (f" ({seed})" if seed else ""))
             flags = ["-O2"] + c.flags + ([seed] if seed else [])
-            builds[(cname, i)] = bench.build(c.cc, c.cxx, flags, work / f"{cname}-{i}",
-                                             setup.target)
+            folder = work / f"{cname.replace(' ', '_')}-{i}"
+            builds[(cname, i)] = bench.build(c.cc, c.cxx, flags, folder, setup.target)
     return builds
 
 
@@ -357,11 +444,12 @@ def count_builds(bench, builds, setup, data, work):
     """{build: the counts of one run of the benchmark} (Benchmark.count)."""
     bt.log(f"{bench.name}: counting instructions of {len(builds)} builds with " +
           ("a QEMU plugin" if setup.target.cross else "cachegrind") +
-          (" (cache and branch simulation)" if setup.misses else ""))
+          (f" (cache and branch simulation, {setup.caches()})" if setup.misses else ""))
     counts = {}
     for n, program in builds.items():
         with bt.Stopwatch() as w:
-            counts[n] = bench.count(program, data, work, setup.target, setup.misses)
+            counts[n] = bench.count(program, data, work, setup.target, setup.misses,
+                                    setup.cache_geometry)
         bt.log(f"{bench.name}: {n[0]} variant {n[1]}: " +
               ", ".join(f"{v:,} {k}" for k, v in counts[n].items()) + f" ({w.wall:.0f} s)")
     return counts
@@ -378,10 +466,10 @@ def variant_ratios(counts, key):
     return ratios
 
 
-def instruction_rows(counts):
-    """{configuration: {mean, worst, best, stdev}} of the instructions
-    relative to clang-19."""
-    return {c: bt.over_variants(rs) for c, rs in variant_ratios(counts, "instructions").items()}
+def spread_rows(counts, key="instructions"):
+    """{configuration: {mean, worst, best, stdev}} of one count (the
+    instructions, the estimated cycles) relative to clang-19."""
+    return {c: bt.over_variants(rs) for c, rs in variant_ratios(counts, key).items()}
 
 
 def miss_rows(counts):
@@ -449,27 +537,51 @@ def compile_row(bench, setup, work):
     return row
 
 
+def noise_build(bench, builds, setup, work):
+    """{(NOISE, 0): program}: the baseline built a second time, in a folder
+    of its own; logs whether it is byte for byte the baseline's."""
+    copy = build_all(bench, {NOISE: setup.configs[BASELINE]}, setup, work)
+    same = (Path(bench.code_object(copy[(NOISE, 0)])).read_bytes() ==
+            Path(bench.code_object(builds[(BASELINE, 0)])).read_bytes())
+    bt.log(f"{bench.name}: {NOISE} is " + ("byte for byte" if same else "not byte for byte") +
+           f" the {BASELINE} build")
+    return copy
+
+
 def measure(bench, setup, data, work):
     """One benchmark's results: "runtime" (its row of the CPU time table),
-    or "instructions" and "baseline" (clang-19's counts) and "misses"; with
+    or "instructions" and "baseline" (clang-19's counts) and, with the
+    simulators, "misses" and "cycles", or (--cycles) all of them; with
     --survival also "security" and "text" (clang-19's .text bytes); and
     "compile" (its compile-time row)."""
     result = {}
     if setup.runtime:
-        bench.make_inputs(data)
-        builds = build_all(bench, setup.configs, setup, work)
+        # The counts are of a shorter run of the same workload; --cycles
+        # times the full one, on the same builds.
+        counted = bench.for_counting() if setup.instructions else bench
+        timed = setup.cycles or not setup.instructions
+        counted.make_inputs(data)
+        if timed:
+            bench.make_inputs(data)
+        builds = build_all(counted, setup.configs, setup, work)
         if setup.survival:
-            result["security"], result["text"] = security_rows(bench, builds)
+            result["security"], result["text"] = security_rows(counted, builds)
         if setup.instructions:
-            counts = count_builds(bench, builds, setup, data, work)
+            counts = count_builds(counted, builds, setup, data, work)
             result["baseline"] = counts[(BASELINE, 0)]
-            result["instructions"] = instruction_rows(counts)
+            result["instructions"] = spread_rows(counts)
             bt.log(f"{bench.name}: instructions " + ", ".join(
                 f"{c} mean {r['mean']:.4f} worst {r['worst']:.4f}"
                 for c, r in result["instructions"].items()))
             if setup.misses:
                 result["misses"] = miss_rows(counts)
-        else:
+                result["cycles"] = spread_rows(counts, "cycles")
+                bt.log(f"{bench.name}: estimated cycles " + ", ".join(
+                    f"{c} mean {r['mean']:.4f} worst {r['worst']:.4f}"
+                    for c, r in result["cycles"].items()))
+        if timed:
+            if setup.cycles:
+                builds = {**builds, **noise_build(counted, builds, setup, work)}
             result["runtime"] = runtime_row(bench, builds, setup, data, work)
     if setup.compile_time:
         result["compile"] = compile_row(bench, setup, work)
@@ -505,6 +617,16 @@ def config_table(results, configs, columns, summary_label):
     return bt.markdown_table(["benchmark", "configuration"] + [c[0] for c in columns], rows)
 
 
+def spread_table(rows, configs):
+    """A config_table of the mean, worst and best variant and the standard
+    deviation (rows: {benchmark: {configuration: bt.over_variants()}})."""
+    return config_table(rows, configs,
+                        [("mean", "mean", bt.ratio4, bt.geomean),
+                         ("worst", "worst", bt.ratio4, bt.geomean),
+                         ("best", "best", bt.ratio4, bt.geomean),
+                         ("std dev", "stdev", bt.ratio4, None)], "geometric mean")
+
+
 def instructions_section(results, setup, configs):
     counted = {n: r["instructions"] for n, r in results.items() if "instructions" in r}
     if not counted:
@@ -513,25 +635,85 @@ def instructions_section(results, setup, configs):
     return [f"## Runtime: instructions relative to clang-19 -O2{setup.describe()} ({counter}, "
             f"one run per build; over {setup.variants()} per configuration: their mean, the "
             "worst and the best variant, the standard deviation)", "",
-            config_table(counted, configs,
-                         [("mean", "mean", bt.ratio4, bt.geomean),
-                          ("worst", "worst", bt.ratio4, bt.geomean),
-                          ("best", "best", bt.ratio4, bt.geomean),
-                          ("std dev", "stdev", bt.ratio4, None)], "geometric mean"), "",
+            spread_table(counted, configs), "",
             "Baseline instructions per run: " +
             ", ".join(f"{n} {r['baseline']['instructions']:,}" for n, r in results.items()
                       if "baseline" in r), ""]
+
+
+def cycles_section(results, setup, configs):
+    cycles = {n: r["cycles"] for n, r in results.items() if "cycles" in r}
+    if not cycles:
+        return []
+    return [f"## Runtime: estimated cycles relative to clang-19 -O2{setup.describe()} "
+            f"(cachegrind's simulation, one run per build; cycles = {bt.CYCLES_FORMULA}; "
+            f"caches: {setup.caches()}; over {setup.variants()} per configuration: their "
+            "mean, the worst and the best variant, the standard deviation)", "",
+            spread_table(cycles, configs), "",
+            "Baseline estimated cycles per run: " +
+            ", ".join(f"{n} {r['baseline']['cycles']:,}" for n, r in results.items()
+                      if "cycles" in r), ""]
 
 
 def runtime_section(results, setup):
     runtime = {n: r["runtime"] for n, r in results.items() if "runtime" in r}
     if not runtime:
         return []
+    noise = any(NOISE in r for r in runtime.values())
+    columns = setup.columns + ([NOISE] if noise else [])
     return [f"## Runtime: CPU time relative to clang-19 -O2{setup.describe()} (median of "
-            f"{setup.repeat} runs; profile-guided relative to clang-19 with the same profile)",
-            "", benchmark_table(runtime, setup.columns, bt.ratio), "",
+            f"{setup.repeat} runs, the builds taking turns round by round; a configuration's "
+            f"time is the mean over its {setup.variants()}"
+            + ("; profile-guided relative to clang-19 with the same profile" if setup.profile
+               else "")
+            + (f"; {NOISE}: a second clang-19 build, timed in the same rounds: the noise"
+               if noise else "") + ")",
+            "", benchmark_table(runtime, columns, bt.ratio), "",
             "Baseline CPU seconds per run: " +
             ", ".join(f"{n} {r['clang-19 seconds']:.2f}" for n, r in runtime.items()), ""]
+
+
+def budget_section(results, setup):
+    """The default set against the runtime budgets, "met" or "over": the
+    counts of BUDGETS and, with the noise measured, the CPU time."""
+    def verdict(ok):
+        return "met" if ok else "**over**"
+
+    rows = []
+    for what, key, mean_budget, worst_budget in BUDGETS:
+        per = {n: r[key]["default"] for n, r in results.items()
+               if key in r and "default" in r[key]}
+        if not per:
+            continue
+        mean = bt.geomean([v["mean"] for v in per.values()])
+        worst_bench, worst = max(((n, v["worst"]) for n, v in per.items()
+                                  if v["worst"] is not None), key=lambda item: item[1])
+        rows.append([f"{what} ≤ {(mean_budget - 1) * 100:.0f}% above clang-19 -O2 (geometric "
+                     "mean over the benchmarks of the mean over the variants)",
+                     bt.ratio4(mean), verdict(mean <= mean_budget)])
+        rows.append([f"{what} of the worst variant ≤ {(worst_budget - 1) * 100:.0f}% above "
+                     "clang-19 -O2 (any benchmark)",
+                     f"{bt.ratio4(worst)} ({worst_bench})", verdict(worst <= worst_budget)])
+    timed = {n: r["runtime"] for n, r in results.items()
+             if "runtime" in r and NOISE in r["runtime"] and "default" in r["runtime"]}
+    if timed:
+        mean = bt.geomean([r["default"] for r in timed.values()])
+        noise_bench, noise = max(((n, abs(r[NOISE] - 1)) for n, r in timed.items()),
+                                 key=lambda item: item[1])
+        # No "|x|" for the absolute value: a Markdown table's cells end at "|".
+        rows.append([f"CPU time within the noise (geometric mean over the benchmarks): at "
+                     f"most 1 + the noise, the largest distance of {NOISE} / {BASELINE} "
+                     "from 1 of the benchmarks",
+                     f"{bt.ratio(mean)} (noise ±{100 * noise:.1f}%, {noise_bench})",
+                     verdict(mean <= 1 + noise)])
+    if not rows:
+        return []
+    few = len(setup.seeds) < BUDGET_VARIANTS
+    return [f"## Budgets: the default set (no profile) against clang-19 -O2{setup.describe()}, "
+            f"{setup.variants()} per benchmark", "",
+            bt.markdown_table(["budget", "measured", "verdict"], rows), ""] + \
+        ([f"The budgets are stated over at least {BUDGET_VARIANTS} variants; this run has "
+          f"{len(setup.seeds)} (--seeds {BUDGET_VARIANTS}).", ""] if few else [])
 
 
 def misses_section(results, setup, configs):
@@ -542,7 +724,7 @@ def misses_section(results, setup, configs):
                for name in bt.MISS_COUNTS for stat in ("mean", "worst")]
     return [f"## Cache misses and mispredicted branches relative to clang-19 -O2"
             f"{setup.describe()} (cachegrind's simulation, one run per build; mean and worst "
-            f"of {setup.variants()}; LL: LLi + LLd)", "",
+            f"of {setup.variants()}; LL: LLi + LLd; caches: {setup.caches()})", "",
             config_table(misses, configs, columns, "geometric mean"), "",
             "Baseline counts per run: " + "; ".join(
                 f"{n} " + ", ".join(f"{r['baseline'][k]:,} {k}" for k in bt.MISS_COUNTS)
@@ -587,11 +769,13 @@ def compile_section(results, setup):
 
 
 def report(results, setup):
-    """The tables, as Markdown: instructions or CPU time, misses, security
-    and size, compile time (those measured)."""
+    """The tables, as Markdown: instructions, estimated cycles, CPU time,
+    misses, the budgets, security and size, compile time (those
+    measured)."""
     configs = [c for c in setup.columns if c != "profile-guided"]
-    out = (instructions_section(results, setup, configs) + runtime_section(results, setup) +
-           misses_section(results, setup, configs) +
+    out = (instructions_section(results, setup, configs) +
+           cycles_section(results, setup, configs) + runtime_section(results, setup) +
+           misses_section(results, setup, configs) + budget_section(results, setup) +
            security_section(results, setup, configs) + compile_section(results, setup))
     return "\n".join(out) + "\n"
 
@@ -604,8 +788,6 @@ def main():
         data.mkdir()
         for n in setup.benchmarks:
             bench = BENCHMARKS[n]
-            if setup.instructions:
-                bench = bench.for_counting()
             if setup.target.cross:
                 bench = bench.for_emulator()
             work = work_root / n

@@ -118,16 +118,19 @@ class Benchmark:
                            stdin=self.stdin).cpu
         return total
 
-    def count(self, program, data, work, target=HOST, simulate=False):
+    def count(self, program, data, work, target=HOST, simulate=False,
+              geometry=bt.DEFAULT_CACHE_GEOMETRY):
         """What one run of the workload executes: cachegrind's counts
-        (bt.cachegrind; simulate: the misses too), or for a cross target the
-        guest instructions counted by the QEMU plugin."""
+        (bt.cachegrind; simulate: the misses and the estimated cycles too,
+        with the caches of geometry), or for a cross target the guest
+        instructions counted by the QEMU plugin."""
         self._reset(data)
         cmd = self.command(program, data, target)
         if target.cross:
             return {"instructions": qemu_plugin.count_instructions(
                 cmd, target.emulator[0], cwd=work, stdin=self.stdin)}
-        return bt.cachegrind(cmd, cwd=work, stdin=self.stdin, simulate=simulate)
+        return bt.cachegrind(cmd, cwd=work, stdin=self.stdin, simulate=simulate,
+                             geometry=geometry)
 
 
 class Secp256k1Bench(Benchmark):

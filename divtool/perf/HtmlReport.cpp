@@ -161,6 +161,9 @@ std::string perfHtml(const PerfResult &R) {
   OS << "<header>\n<h1>divtool perf</h1>\n<p class=\"lead\">"
      << (R.Chosen == Metric::Instructions
              ? "How many instructions the benchmark executes over "
+         : R.Chosen == Metric::Cycles
+             ? "How many cycles the benchmark is estimated to take, from "
+               "cachegrind's simulated caches and branch predictor, over "
          : isCount(R.Chosen)
              ? "How many " + std::string(info(R.Chosen).Axis) +
                    " the benchmark has in cachegrind's simulation over "
@@ -182,6 +185,12 @@ std::string perfHtml(const PerfResult &R) {
      << (R.Warmup ? " after " + utostr(R.Warmup) + " warm-up" : "")
      << ", a variant's " << (isCount(R.Chosen) ? "count" : "time")
      << " being the median of its runs</dd>\n";
+  if (R.Simulated)
+    OS << "<dt>Caches</dt><dd>" << escape(R.Caches.describe())
+       << " (<code>--cache-geometry " << escape(R.Caches.Name)
+       << "</code>), in cachegrind's simulation</dd>\n<dt>Estimated "
+          "cycles</dt><dd>"
+       << escape(cyclesFormula()) << "</dd>\n";
   if (R.Builds.size() == 2 && R.Welch) {
     const WelchResult &W = *R.Welch;
     OS << "<dt>B &minus; A</dt><dd>" << (W.Difference >= 0 ? "+" : "")

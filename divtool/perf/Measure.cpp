@@ -5,8 +5,11 @@
 #include "divtool/population/Population.h"
 #include "divtool/population/VariantBuild.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -121,12 +124,31 @@ Error addCachegrindTotals(StringRef Text, StringRef File,
   return Error::success();
 }
 
-/// The cachegrind events a counted metric is the sum of.
-static ArrayRef<StringRef> eventsOf(Metric M) {
-  static const StringRef Ir[] = {"Ir"}, I1[] = {"I1mr"},
-                         D1[] = {"D1mr", "D1mw"},
-                         LL[] = {"ILmr", "DLmr", "DLmw"},
-                         Branches[] = {"Bcm", "Bim"};
+namespace {
+/// A cachegrind event and what one of it counts for in a metric.
+struct WeightedEvent {
+  StringRef Event;
+  uint64_t Weight;
+};
+} // namespace
+
+/// The cachegrind events a counted metric is the weighted sum of: the one
+/// definition of every count, the estimated cycles included.
+static ArrayRef<WeightedEvent> eventsOf(Metric M) {
+  static const WeightedEvent Ir[] = {{"Ir", 1}}, I1[] = {{"I1mr", 1}},
+                             D1[] = {{"D1mr", 1}, {"D1mw", 1}},
+                             LL[] = {{"ILmr", 1}, {"DLmr", 1}, {"DLmw", 1}},
+                             Branches[] = {{"Bcm", 1}, {"Bim", 1}};
+  // The classic estimate from cachegrind's counts.
+  static const WeightedEvent Cycles[] = {{"Ir", 1},
+                                         {"I1mr", L1MissCycles},
+                                         {"D1mr", L1MissCycles},
+                                         {"D1mw", L1MissCycles},
+                                         {"Bcm", L1MissCycles},
+                                         {"Bim", L1MissCycles},
+                                         {"ILmr", LLMissCycles},
+                                         {"DLmr", LLMissCycles},
+                                         {"DLmw", LLMissCycles}};
   switch (M) {
   case Metric::Instructions:
     return Ir;
@@ -138,11 +160,127 @@ static ArrayRef<StringRef> eventsOf(Metric M) {
     return LL;
   case Metric::Mispredicts:
     return Branches;
+  case Metric::Cycles:
+    return Cycles;
   case Metric::Cpu:
   case Metric::Wall:
     break;
   }
   return {};
+}
+
+std::string cyclesFormula() {
+  // The events of each weight, in the order of the table.
+  std::vector<std::pair<uint64_t, std::vector<StringRef>>> ByWeight;
+  for (const WeightedEvent &E : eventsOf(Metric::Cycles)) {
+    auto It = llvm::find_if(ByWeight,
+                            [&](const auto &W) { return W.first == E.Weight; });
+    if (It == ByWeight.end())
+      ByWeight.push_back({E.Weight, {E.Event}});
+    else
+      It->second.push_back(E.Event);
+  }
+  std::string Text;
+  for (const auto &[Weight, Events] : ByWeight) {
+    std::string Sum = join(Events, " + ");
+    if (!Text.empty())
+      Text += " + ";
+    if (Weight == 1)
+      Text += Sum;
+    else
+      Text +=
+          utostr(Weight) + " x " + (Events.size() > 1 ? "(" + Sum + ")" : Sum);
+  }
+  return Text;
+}
+
+std::vector<std::string> CacheGeometry::valgrindOptions() const {
+  static const char *const Flags[] = {"--I1=", "--D1=", "--LL="};
+  std::vector<std::string> Options;
+  for (size_t I = 0; I < Levels.size() && I < 3; ++I)
+    Options.push_back(std::string(Flags[I]) + utostr(Levels[I][0]) + "," +
+                      utostr(Levels[I][1]) + "," + utostr(Levels[I][2]));
+  return Options;
+}
+
+/// 32768 as "32 KiB", 1310720 as "1.25 MiB", 1000 as "1000 B".
+static std::string bytes(uint64_t N) {
+  for (auto [Unit, Name] : {std::pair<uint64_t, const char *>{1u << 20, "MiB"},
+                            {1u << 10, "KiB"}}) {
+    if (N < Unit || N * 100 % Unit)
+      continue;
+    uint64_t Hundredths = N * 100 / Unit;
+    std::string Text = utostr(Hundredths / 100);
+    if (uint64_t Fraction = Hundredths % 100)
+      Text +=
+          "." + StringRef(utostr(100 + Fraction)).drop_front().rtrim('0').str();
+    return Text + " " + Name;
+  }
+  return utostr(N) + " B";
+}
+
+std::string CacheGeometry::describe() const {
+  if (isHost())
+    return "the host's caches, as valgrind reads them from the CPU";
+  static const char *const Names[] = {"I1", "D1", "LL"};
+  std::string Text;
+  bool SameLine = true;
+  for (size_t I = 0; I < Levels.size(); ++I) {
+    Text += std::string(I ? ", " : "") + Names[I] + " " + bytes(Levels[I][0]) +
+            " " + utostr(Levels[I][1]) + "-way";
+    SameLine = SameLine && Levels[I][2] == Levels[0][2];
+  }
+  if (SameLine)
+    Text += ", " + utostr(Levels[0][2]) + "-byte lines";
+  else
+    for (size_t I = 0; I < Levels.size(); ++I)
+      Text += std::string(I ? ", " : "; lines ") + utostr(Levels[I][2]) + " B";
+  return Text;
+}
+
+Expected<CacheGeometry> parseCacheGeometry(StringRef Text) {
+  StringRef Given = Text;
+  if (Text == "host")
+    return CacheGeometry{"host", {}};
+  std::string Name = "custom";
+  if (Text == "server") {
+    Text = ServerCacheGeometry;
+    Name = "server";
+  }
+  auto Bad = [&](const Twine &Why) {
+    return makeError("--cache-geometry '" + Given + "': " + Why +
+                     "; give server, host, or I1:D1:LL, each SIZE,ASSOC,LINE "
+                     "in bytes (e.g. " +
+                     ServerCacheGeometry + ")");
+  };
+  SmallVector<StringRef, 3> Parts;
+  Text.split(Parts, ':');
+  if (Parts.size() != 3)
+    return Bad("not three caches");
+  static const char *const Names[] = {"I1", "D1", "LL"};
+  CacheGeometry G{Name, {}};
+  for (size_t I = 0; I < 3; ++I) {
+    SmallVector<StringRef, 3> Numbers;
+    Parts[I].split(Numbers, ',');
+    std::array<uint64_t, 3> Level = {};
+    if (Numbers.size() != 3)
+      return Bad(Twine(Names[I]) + " is not SIZE,ASSOC,LINE");
+    for (size_t J = 0; J < 3; ++J)
+      if (Numbers[J].trim().getAsInteger(10, Level[J]) || !Level[J])
+        return Bad(Twine(Names[I]) + " has a bad number '" + Numbers[J] + "'");
+    auto [Size, Assoc, Line] = Level;
+    // What valgrind checks (cachegrind's cg-arch.c).
+    if (!isPowerOf2_64(Line) || Line < 16)
+      return Bad(Twine(Names[I]) + "'s line size is not a power of two of at "
+                                   "least 16 bytes");
+    if (Size % (Assoc * Line))
+      return Bad(Twine(Names[I]) + "'s size is not a multiple of ASSOC x LINE");
+    if (!isPowerOf2_64(Size / (Assoc * Line)))
+      return Bad(Twine(Names[I]) + " has " + Twine(Size / (Assoc * Line)) +
+                 " sets, not a power of two");
+    G.Levels.push_back(Level);
+  }
+  return G;
 }
 
 Expected<MetricValues>
@@ -165,17 +303,21 @@ readCachegrindCounts(StringRef Dir, ArrayRef<Metric> Wanted, StringRef Log) {
     return makeError("valgrind wrote no instruction counts in '" + Dir +
                      "'; see " + Log);
   MetricValues Values = {};
-  for (Metric M : Wanted)
-    for (StringRef Event : eventsOf(M)) {
-      auto It = Totals.find(Event);
+  for (Metric M : Wanted) {
+    // Summed as integers, rounded once.
+    uint64_t Sum = 0;
+    for (const WeightedEvent &E : eventsOf(M)) {
+      auto It = Totals.find(E.Event);
       // Every file names the same events, so a missing one is missing in
       // all: valgrind did not simulate what the metric needs.
       if (It == Totals.end())
-        return makeError("valgrind's output in '" + Dir + "' has no " + Event +
-                         " count, which " + info(M).Name + " needs; see " +
-                         Log);
-      Values[size_t(M)] += double(It->second);
+        return makeError("valgrind's output in '" + Dir + "' has no " +
+                         E.Event + " count, which " + info(M).Name +
+                         " needs; see " + Log);
+      Sum += E.Weight * It->second;
     }
+    Values[size_t(M)] = double(Sum);
+  }
   return Values;
 }
 
@@ -204,6 +346,10 @@ static Expected<MetricValues> runOnce(const PerfOptions &C, const PerfResult &R,
                "--trace-children=yes",
                "-q",
                "--cachegrind-out-file=" + CountDir + "/out.%p"};
+    if (R.Simulated) {
+      std::vector<std::string> Caches = R.Caches.valgrindOptions();
+      Command.insert(Command.end(), Caches.begin(), Caches.end());
+    }
     Command.insert(Command.end(), C.Bench.begin(), C.Bench.end());
   }
   auto Start = std::chrono::steady_clock::now();

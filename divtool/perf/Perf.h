@@ -21,9 +21,12 @@
 //      dynamic instruction count of each run, from valgrind's cachegrind
 //      (summed over the benchmark and every process it starts), a
 //      noise-free measure of work, blind to caches and branch prediction;
-//      or, with --misses or a miss metric (d1-misses...), the instructions
-//      and the misses of cachegrind's simulated caches and branch
-//      predictor, equally free of noise;
+//      or, with --misses or a simulated metric (d1-misses..., cycles), the
+//      instructions and the misses of cachegrind's simulated caches and
+//      branch predictor, equally free of noise, and the cycles they are
+//      estimated to cost (cyclesFormula()); the caches simulated are those
+//      of a current server core unless --cache-geometry says otherwise
+//      (ServerCacheGeometry);
 //   3. the unit of observation is the variant: its value is the median of
 //      its runs; over the K variants it reports the mean, the standard
 //      deviation and a confidence interval of the mean from Student's t;
@@ -85,6 +88,8 @@ struct PerfOptions {
   std::string MetricName;
   bool Instructions = false;
   bool Misses = false;
+  /// --cache-geometry; empty when not given (ServerCacheGeometry).
+  std::string Geometry;
   double Confidence = 0.95;
   bool Json = false;
   std::string Html;
@@ -96,7 +101,7 @@ struct PerfOptions {
 /// What a run is measured by. Cpu and Wall are measured together (the
 /// statistics are of the chosen one). The others are counted by valgrind's
 /// cachegrind: Instructions alone, or, with the cache and branch simulators
-/// on, all five together.
+/// on, all six together.
 enum class Metric {
   Cpu,
   Wall,
@@ -105,8 +110,9 @@ enum class Metric {
   D1Misses,    ///< D1mr + D1mw: of the L1 data cache, reads and writes.
   LLMisses,    ///< ILmr + DLmr + DLmw: of the last-level cache.
   Mispredicts, ///< Bcm + Bim: conditional and indirect branches.
+  Cycles,      ///< Estimated from all of the above: cyclesFormula().
 };
-constexpr size_t NumMetrics = 7;
+constexpr size_t NumMetrics = 8;
 
 /// How a metric is named and reported.
 struct MetricInfo {
@@ -134,6 +140,45 @@ std::vector<Metric> measuredWith(Metric M, bool Misses = false);
 
 /// A value per metric; only the measured ones are meaningful.
 using MetricValues = std::array<double, NumMetrics>;
+
+/// What a miss is estimated to cost in cycles, in the classic estimate of
+/// cachegrind's counts (KCachegrind's "cycle estimation", CEst = Ir + 10 Bm
+/// + 10 L1m + 100 LLm): a first-level miss or a mispredicted branch 10, a
+/// last-level miss 100, on top of one cycle per instruction.
+constexpr uint64_t L1MissCycles = 10;
+constexpr uint64_t LLMissCycles = 100;
+/// The estimate, as text, from the table the counts are computed with:
+/// "Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim) + 100 x (ILmr + DLmr +
+/// DLmw)".
+std::string cyclesFormula();
+
+/// The caches cachegrind simulates: valgrind's --I1, --D1 and --LL, or
+/// none of them (valgrind's default: the caches of the machine it runs on,
+/// as it reads them from the CPU).
+struct CacheGeometry {
+  /// "server", "host", or "custom" (given as numbers).
+  std::string Name;
+  /// SIZE,ASSOC,LINE of I1, D1 and LL; empty for "host".
+  std::vector<std::array<uint64_t, 3>> Levels;
+
+  bool isHost() const { return Levels.empty(); }
+  /// valgrind's options: --I1=32768,8,64 --D1=... --LL=...; none for host.
+  std::vector<std::string> valgrindOptions() const;
+  /// "I1 32 KiB 8-way, D1 48 KiB 12-way, LL 1.25 MiB 20-way, 64-byte
+  /// lines", or what host means.
+  std::string describe() const;
+};
+/// The default geometry, --cache-geometry server: a current server core,
+/// as an Intel Ice Lake server core (Sunny Cove): 32 KiB 8-way L1i, 48 KiB
+/// 12-way L1d and its 1.25 MiB 20-way L2 as the last level (cachegrind
+/// simulates two levels; the L3 that all cores share is left out), 64-byte
+/// lines. As I1:D1:LL, each SIZE,ASSOC,LINE.
+constexpr const char *ServerCacheGeometry =
+    "32768,8,64:49152,12,64:1310720,20,64";
+/// --cache-geometry's value: "server", "host", or I1:D1:LL, each
+/// SIZE,ASSOC,LINE in bytes (as valgrind's --I1, --D1, --LL); valgrind
+/// needs a power of two of sets and of the line size, at least 16 bytes.
+llvm::Expected<CacheGeometry> parseCacheGeometry(llvm::StringRef Text);
 
 /// Adds the totals of one cachegrind output file, \p Text (its "events:"
 /// line names the events, its "summary:" line gives their totals), to
@@ -179,8 +224,10 @@ struct PerfResult {
   Metric Chosen = Metric::Cpu;
   /// The metrics measured: measuredWith(Chosen, Simulated).
   std::vector<Metric> Measured;
-  /// Cachegrind simulated the caches and the branch predictor.
+  /// Cachegrind simulated the caches and the branch predictor, with the
+  /// geometry of Caches.
   bool Simulated = false;
+  CacheGeometry Caches;
   /// valgrind's path, for the counted metrics.
   std::string Valgrind;
   double Confidence = 0.95;

@@ -14,6 +14,7 @@
 #include "random/SeedFile.h"
 #include "support/AtomicOutput.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -75,6 +76,18 @@ int runPerfCommand(const PerfOptions &C, const DivccEnvironment &Env) {
           " with valgrind, which is not on PATH: install valgrind (e.g. "
           "apt-get install valgrind)"));
     R.Valgrind = *Valgrind;
+  }
+  if (!C.Geometry.empty() && !R.Simulated)
+    return reportError(makeError(
+        "--cache-geometry sets the caches cachegrind simulates: give it with "
+        "--instructions --misses or a simulated --metric (cycles, i1-misses, "
+        "d1-misses, ll-misses, mispredicts)"));
+  if (R.Simulated) {
+    Expected<CacheGeometry> Caches =
+        parseCacheGeometry(C.Geometry.empty() ? "server" : C.Geometry);
+    if (!Caches)
+      return reportError(Caches.takeError());
+    R.Caches = std::move(*Caches);
   }
 
   // The builds: two commands on one source tree, one command on two source
@@ -192,17 +205,34 @@ void addPerfSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
                    "noise): instructions (executed), i1-misses (L1 "
                    "instruction cache), d1-misses (L1 data cache, reads + "
                    "writes), ll-misses (last-level cache, instructions + "
-                   "data), mispredicts (conditional + indirect branches); "
-                   "the caches and the predictor are cachegrind's "
-                   "simulation, not the machine's")
+                   "data), mispredicts (conditional + indirect branches), "
+                   "cycles (cachegrind's classic estimate: " +
+                       cyclesFormula() +
+                       "); the caches and the predictor are cachegrind's "
+                       "simulation, not the machine's (see "
+                       "--cache-geometry)")
       ->default_str("cpu")
       ->check(CLI::IsMember(MetricNames));
   Perf->add_flag("--instructions", C->Instructions,
                  "Short for --metric instructions");
   Perf->add_flag("--misses", C->Misses,
                  "With --metric instructions: also simulate the caches and "
-                 "the branch predictor and report every count (implied by "
-                 "i1-misses, d1-misses, ll-misses and mispredicts)");
+                 "the branch predictor and report every count, the "
+                 "estimated cycles included (implied by i1-misses, "
+                 "d1-misses, ll-misses, mispredicts and cycles)");
+  CacheGeometry Server = cantFail(parseCacheGeometry("server"));
+  Perf->add_option("--cache-geometry", C->Geometry,
+                   "The caches cachegrind simulates for the miss and cycle "
+                   "counts: server (the default: " +
+                       Server.describe() +
+                       ", as an Intel Ice Lake server core; valgrind " +
+                       join(Server.valgrindOptions(), " ") +
+                       "), host (valgrind's default: the caches of the "
+                       "machine it runs on), or I1:D1:LL, each "
+                       "SIZE,ASSOC,LINE in bytes as valgrind's --I1, --D1 "
+                       "and --LL (e.g. " +
+                       ServerCacheGeometry + ")")
+      ->default_str("server");
   Perf->add_option("--confidence", C->Confidence,
                    "The confidence level of the intervals; the test is at "
                    "1 - LEVEL")

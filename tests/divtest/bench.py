@@ -29,10 +29,22 @@ valgrind writes no counts for the image that exec replaced. The counts
     LL misses      ILmr + DLmr + DLmw (last-level cache, instructions + data)
     mispredicts    Bcm + Bim          (conditional + indirect branches)
 
-The caches and the branch predictor are cachegrind's simulation (valgrind's
-default geometry: the host's caches as cachegrind reads them), so the
-misses compare builds with each other, not machines. estimated_cycles() is
-cachegrind's classic estimate of the time they cost:
+The caches and the branch predictor are cachegrind's simulation, so the
+misses compare builds with each other, not machines. The caches simulated
+are those of a current server core unless a geometry is given
+(CACHE_GEOMETRY, the same as divtool perf's --cache-geometry): "server",
+the default,
+
+    I1 32 KiB 8-way, D1 48 KiB 12-way, LL 1.25 MiB 20-way, 64-byte lines
+    (valgrind --I1=32768,8,64 --D1=49152,12,64 --LL=1310720,20,64)
+
+an Intel Ice Lake server core, its L2 standing for the last level
+(cachegrind simulates two levels); "host", valgrind's default: the caches
+of this machine as valgrind reads them (on a large server, an LL of a
+hundred MiB or more, which hides the misses a core's own L2 would have);
+or I1:D1:LL, each SIZE,ASSOC,LINE in bytes. estimated_cycles() is
+cachegrind's classic estimate of the time they cost, and cachegrind() adds
+it to the simulated counts as "cycles":
 
     cycles = Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim)
                 + 100 x (ILmr + DLmr + DLmw)
@@ -192,6 +204,80 @@ COUNTS = {"instructions": ("Ir",),
 MISS_COUNTS = [c for c in COUNTS if c != "instructions"]
 
 
+# The caches cachegrind simulates by default (--cache-geometry server): I1,
+# D1 and LL, each SIZE,ASSOC,LINE in bytes as valgrind's --I1, --D1 and
+# --LL; divtool perf's ServerCacheGeometry (divtool/perf/Perf.h) is the
+# same.
+CACHE_GEOMETRY = {"server": "32768,8,64:49152,12,64:1310720,20,64",
+                  "host": None}
+DEFAULT_CACHE_GEOMETRY = "server"
+
+
+def cache_levels(geometry):
+    """[(size, assoc, line)] of I1, D1 and LL for geometry (a name of
+    CACHE_GEOMETRY or I1:D1:LL, each SIZE,ASSOC,LINE), None for "host".
+    ValueError for what valgrind would refuse: a line size that is not a
+    power of two of at least 16 bytes, a set count that is not a power of
+    two."""
+    text = CACHE_GEOMETRY.get(geometry, geometry)
+    if text is None:
+        return None
+    usage = (f"give {', '.join(CACHE_GEOMETRY)}, or I1:D1:LL, each SIZE,ASSOC,LINE "
+             f"in bytes (e.g. {CACHE_GEOMETRY['server']})")
+    parts = text.split(":")
+    if len(parts) != 3:
+        raise ValueError(f"cache geometry {geometry!r}: not three caches; {usage}")
+    levels = []
+    for name, part in zip(("I1", "D1", "LL"), parts):
+        try:
+            size, assoc, line = (int(n) for n in part.split(","))
+        except ValueError:
+            raise ValueError(f"cache geometry {geometry!r}: {name} is not SIZE,ASSOC,LINE; "
+                             f"{usage}") from None
+        if min(size, assoc, line) <= 0:
+            raise ValueError(f"cache geometry {geometry!r}: {name} has a number below 1")
+        if line < 16 or line & (line - 1):
+            raise ValueError(f"cache geometry {geometry!r}: {name}'s line size is not a "
+                             "power of two of at least 16 bytes")
+        sets, rest = divmod(size, assoc * line)
+        if rest:
+            raise ValueError(f"cache geometry {geometry!r}: {name}'s size is not a "
+                             "multiple of ASSOC x LINE")
+        if sets & (sets - 1):
+            raise ValueError(f"cache geometry {geometry!r}: {name} has {sets} sets, "
+                             "not a power of two")
+        levels.append((size, assoc, line))
+    return levels
+
+
+def cache_options(geometry=DEFAULT_CACHE_GEOMETRY):
+    """valgrind's options for geometry: --I1=... --D1=... --LL=..., or none
+    for "host"."""
+    levels = cache_levels(geometry)
+    return [f"--{name}={size},{assoc},{line}"
+            for name, (size, assoc, line) in zip(("I1", "D1", "LL"), levels or [])]
+
+
+def describe_caches(geometry=DEFAULT_CACHE_GEOMETRY):
+    """"I1 32 KiB 8-way, D1 48 KiB 12-way, LL 1.25 MiB 20-way, 64-byte
+    lines", or what "host" means."""
+    levels = cache_levels(geometry)
+    if levels is None:
+        return "the host's caches, as valgrind reads them from the CPU"
+
+    def size(n):
+        for unit, name in ((1 << 20, "MiB"), (1 << 10, "KiB")):
+            if n >= unit and n * 100 % unit == 0:
+                return f"{n / unit:.2f}".rstrip("0").rstrip(".") + " " + name
+        return f"{n} B"
+    text = ", ".join(f"{name} {size(s)} {a}-way"
+                     for name, (s, a, _) in zip(("I1", "D1", "LL"), levels))
+    lines = {line for _, _, line in levels}
+    if len(lines) == 1:
+        return text + f", {lines.pop()}-byte lines"
+    return text + "; lines " + ", ".join(f"{line} B" for _, _, line in levels)
+
+
 def require_valgrind(who, what="--instructions"):
     """Exits with a message naming who if valgrind is not installed."""
     if shutil.which("valgrind") is None:
@@ -231,16 +317,20 @@ def valgrind_processes(tool, cmd, *, cwd=None, env=None, stdin=None, options=(),
         return [(int(f.name.split(".")[1]), *read_valgrind_file(f)) for f in files]
 
 
-def cachegrind(cmd, *, cwd=None, env=None, stdin=None, simulate=False, timeout=None):
+def cachegrind(cmd, *, cwd=None, env=None, stdin=None, simulate=False,
+               geometry=DEFAULT_CACHE_GEOMETRY, timeout=None):
     """What cmd executes under cachegrind, its children included:
-    {"instructions": n} and, with simulate (cache and branch simulation),
-    every count of COUNTS, each summed over the processes."""
+    {"instructions": n} and, with simulate (cache and branch simulation,
+    with the caches of geometry), every count of COUNTS, each summed over
+    the processes, and "cycles" (estimated_cycles())."""
     # The simulators are set either way: before valgrind 3.21 the cache
     # simulator is on by default and triples the run's time.
     sim = "yes" if simulate else "no"
+    options = [f"--cache-sim={sim}", f"--branch-sim={sim}"]
+    if simulate:
+        options += cache_options(geometry)
     processes = valgrind_processes("cachegrind", cmd, cwd=cwd, env=env, stdin=stdin,
-                                   options=[f"--cache-sim={sim}", f"--branch-sim={sim}"],
-                                   timeout=timeout)
+                                   options=options, timeout=timeout)
     totals = {}
     for _, _, events in processes:
         for event, n in events.items():
@@ -252,6 +342,8 @@ def cachegrind(cmd, *, cwd=None, env=None, stdin=None, simulate=False, timeout=N
             raise CommandFailed(f"cachegrind gave no {', '.join(missing)} for "
                                 f"{shlex.join(map(str, cmd))}")
         counts[name] = sum(totals[e] for e in COUNTS[name])
+    if simulate:
+        counts["cycles"] = estimated_cycles(counts)
     return counts
 
 
@@ -265,10 +357,15 @@ def callgrind(cmd, *, cwd=None, env=None, stdin=None, timeout=None):
                                timeout=timeout)]
 
 
+# cachegrind's classic cycle estimate, as estimated_cycles() computes it
+# (divtool perf's cyclesFormula() is the same).
+CYCLES_FORMULA = "Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim) + 100 x (ILmr + DLmr + DLmw)"
+
+
 def estimated_cycles(counts):
     """cachegrind's classic cycle estimate from cachegrind(simulate=True)'s
     counts: Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim) + 100 x (ILmr + DLmr
-    + DLmw)."""
+    + DLmw) (CYCLES_FORMULA)."""
     return (counts["instructions"]
             + 10 * (counts["I1 misses"] + counts["D1 misses"] + counts["mispredicts"])
             + 100 * counts["LL misses"])

@@ -24,17 +24,30 @@ with `make CC=divcc`:
               variants and lies between their min and max
   misses      2 variants, 2 runs each, --metric d1-misses --json --html:
               the JSON says "d1-misses" and has, per variant, the runs of
-              all five counts (instructions, i1-misses, d1-misses,
-              ll-misses, mispredicts): positive integers, the same at every
+              all six counts (instructions, i1-misses, d1-misses,
+              ll-misses, mispredicts, cycles): positive integers, the same at every
               run (the simulation is deterministic), with no more LL misses
               than I1 and D1 misses together (the last level is looked up
               only on a first-level miss); a variant's value is its D1
               misses; each count has its statistics; the page has a row
               per count and plots D1 misses
+  cycles      2 variants, 2 runs each, --metric cycles --json: the JSON
+              says "cycles", the server cache geometry and the formula;
+              each variant's estimated cycles are positive, the same at
+              both runs, its value, and equal to cachegrind's classic
+              estimate Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim) + 100 x
+              (ILmr + DLmr + DLmw) recomputed here from the totals of
+              cachegrind's own output files (the "summary:" line of each
+              process's file in the variant's cachegrind/ folder) and from
+              the counts divtool reports; the files' "desc:" lines say the
+              caches simulated were the server core's (32 KiB 8-way I1,
+              48 KiB 12-way D1, 1.25 MiB 20-way LL)
   bad input   no benchmark command, no build command, --variants 1, an
-              unknown --metric: a clear error with exit 1 or 2; a missing
-              seed file is refused before anything is built; a benchmark
-              that fails is reported with its exit status and its log, exit 1
+              unknown --metric, --cache-geometry without a simulation or
+              with a bad geometry: a clear error with exit 1 or 2; a
+              missing seed file is refused before anything is built; a
+              benchmark that fails is reported with its exit status and its
+              log, exit 1
 """
 
 import hashlib
@@ -307,7 +320,7 @@ def check_instructions(work, key, check):
 # cachegrind's counts with --misses: the JSON's name of each, per variant.
 COUNTS = {"instructions": "instructions", "i1-misses": "i1_misses",
           "d1-misses": "d1_misses", "ll-misses": "ll_misses",
-          "mispredicts": "mispredicts"}
+          "mispredicts": "mispredicts", "cycles": "cycles"}
 
 
 def check_misses(work, key, check):
@@ -355,6 +368,81 @@ def check_misses(work, key, check):
     check("D1 misses per variant" in text, "the page plots D1 misses")
 
 
+def cachegrind_files(tree):
+    """{event: total} and the "desc:" lines of the cachegrind output files
+    of a variant's last run (DIR/variants/ID/cachegrind/out.PID, one per
+    process), read here rather than by divtool."""
+    totals, desc = {}, set()
+    files = sorted((Path(tree).parent / "cachegrind").glob("out.*"))
+    for f in files:
+        events = counts = None
+        for line in f.read_text().splitlines():
+            if line.startswith("desc:"):
+                desc.add(" ".join(line.split()))
+            elif line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("summary:"):
+                counts = [int(n) for n in line.split()[1:]]
+        for i, event in enumerate(events or []):
+            totals[event] = totals.get(event, 0) + (counts[i] if i < len(counts) else 0)
+    return files, totals, desc
+
+
+def classic_estimate(e):
+    """cachegrind's classic cycle estimate from its events' totals."""
+    return (e["Ir"] + 10 * (e["I1mr"] + e["D1mr"] + e["D1mw"] + e["Bcm"] + e["Bim"])
+            + 100 * (e["ILmr"] + e["DLmr"] + e["DLmw"]))
+
+
+def check_cycles(work, key, check):
+    variants, runs = 2, 2
+    j = counted_perf(work, key, check, "cycles", variants, runs)
+    if j is None:
+        return
+    check(j.get("cache_geometry", {}).get("name") == "server" and
+          j["cache_geometry"].get("valgrind_options") ==
+          ["--I1=32768,8,64", "--D1=49152,12,64", "--LL=1310720,20,64"],
+          "the JSON names the server cache geometry", str(j.get("cache_geometry")))
+    check(j.get("cycles_formula") ==
+          "Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim) + 100 x (ILmr + DLmr + DLmw)",
+          "the JSON states the formula", str(j.get("cycles_formula")))
+    b = j["builds"][0]
+    vs = b["variants"]
+    check(len(vs) == variants and all(
+        len(v["cycles"]) == runs and all(isinstance(n, int) and n > 0 for n in v["cycles"])
+        for v in vs),
+          f"{runs} positive estimated cycle counts per variant", str(vs))
+    check(all(len(set(v["cycles"])) == 1 and
+              v["cycles_median"] == v["cycles"][0] == v["value"] for v in vs),
+          "a variant's estimated cycles are the same at every run, and its value",
+          str(vs))
+    check(all(v["cycles"][0] > v["instructions"][0] for v in vs),
+          "more estimated cycles than instructions", str(vs))
+    for v in vs:
+        files, totals, desc = cachegrind_files(v["tree"])
+        if not check(files and "DLmw" in totals,
+                     f"{v['id']}: cachegrind's output files are kept", str(files)):
+            continue
+        check(v["cycles"][0] == classic_estimate(totals),
+              f"{v['id']}: the estimate is the formula over cachegrind's own totals",
+              f"divtool {v['cycles'][0]}, recomputed {classic_estimate(totals)} "
+              f"from {totals}")
+        check(v["cycles"][0] == v["instructions"][0] + 10 * (
+            v["i1_misses"][0] + v["d1_misses"][0] + v["mispredicts"][0]) +
+              100 * v["ll_misses"][0],
+              f"{v['id']}: the estimate is the formula over the counts divtool reports",
+              str(v))
+        check({"desc: I1 cache: 32768 B, 64 B, 8-way associative",
+               "desc: D1 cache: 49152 B, 64 B, 12-way associative",
+               "desc: LL cache: 1310720 B, 64 B, 20-way associative"} <= desc,
+              f"{v['id']}: cachegrind simulated the server core's caches", str(desc))
+    s = b["cycles"]
+    medians = [v["cycles_median"] for v in vs]
+    check(s["n"] == variants and
+          math.isclose(s["mean"], sum(medians) / variants, rel_tol=1e-12),
+          "the estimated cycles have their statistics over the variants", str(s))
+
+
 def check_bad_input(work, key, check):
     proj = work / "proj"
     code, _, err = divtool("perf", "--variants", 3, "--build", "make CC=divcc",
@@ -373,6 +461,19 @@ def check_bad_input(work, key, check):
                            "--build", "make", "--", *BENCH)
     check(code == 1 and "--instructions is short for --metric instructions" in err,
           "--instructions with another --metric: error, exit 1", err)
+    code, _, err = divtool("perf", "--variants", 3, "--instructions",
+                           "--cache-geometry", "host", "--build", "make CC=divcc",
+                           "--source", proj, "--out", work / "never", "--", *BENCH)
+    check(code == 1 and "--cache-geometry sets the caches cachegrind simulates" in err
+          and not (work / "never").exists(),
+          "--cache-geometry without a simulation: error before building, exit 1", err)
+    code, _, err = divtool("perf", "--variants", 3, "--metric", "cycles",
+                           "--cache-geometry", "32768,8,64:49152,12,64:1310720,16,64",
+                           "--build", "make CC=divcc", "--source", proj,
+                           "--out", work / "never", "--", *BENCH)
+    check(code == 1 and "LL has 1280 sets, not a power of two" in err
+          and not (work / "never").exists(),
+          "a cache geometry valgrind would refuse: error before building, exit 1", err)
     code, _, err = divtool("perf", "--variants", 3, "--seed-file", work / "missing.key",
                            "--build", "make CC=divcc", "--source", proj,
                            "--out", work / "never", "--", *BENCH)
@@ -397,6 +498,7 @@ def run_checks(work, check):
     check_compare(work, check)
     check_instructions(work, key, check)
     check_misses(work, key, check)
+    check_cycles(work, key, check)
     check_bad_input(work, key, check)
 
 

@@ -3,7 +3,8 @@
 // The metrics' names and the choice among --metric, --instructions and
 // --misses; the counts read from hand-written cachegrind output files in
 // the format of valgrind 3.19 (an "events:" line, then a "summary:" line
-// with a total per event), summed over the files of a run's processes.
+// with a total per event), summed over the files of a run's processes;
+// the estimated cycles computed from them; --cache-geometry.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +61,10 @@ TEST(PerfMetricsTest, Names) {
   EXPECT_EQ(unitFor(Metric::D1Misses, 2500).Name, "K misses");
   EXPECT_EQ(unitFor(Metric::Mispredicts, 12).Name, "mispredicts");
   EXPECT_EQ(unitFor(Metric::Instructions, 3e9).Name, "G instructions");
+  EXPECT_EQ(parseMetric("cycles"), Metric::Cycles);
+  EXPECT_TRUE(isCount(Metric::Cycles));
+  EXPECT_TRUE(isSimulated(Metric::Cycles));
+  EXPECT_EQ(unitFor(Metric::Cycles, 4.5e6).Name, "M cycles");
 }
 
 TEST(PerfMetricsTest, Measured) {
@@ -67,11 +72,12 @@ TEST(PerfMetricsTest, Measured) {
   EXPECT_EQ(measuredWith(Metric::Cpu), (V{Metric::Cpu, Metric::Wall}));
   EXPECT_EQ(measuredWith(Metric::Wall), (V{Metric::Cpu, Metric::Wall}));
   EXPECT_EQ(measuredWith(Metric::Instructions), V{Metric::Instructions});
-  V All = {Metric::Instructions, Metric::I1Misses, Metric::D1Misses,
-           Metric::LLMisses, Metric::Mispredicts};
+  V All = {Metric::Instructions, Metric::I1Misses,    Metric::D1Misses,
+           Metric::LLMisses,     Metric::Mispredicts, Metric::Cycles};
   EXPECT_EQ(measuredWith(Metric::Instructions, /*Misses=*/true), All);
   // A miss metric brings the simulators, hence every count.
   EXPECT_EQ(measuredWith(Metric::D1Misses), All);
+  EXPECT_EQ(measuredWith(Metric::Cycles), All);
 }
 
 Expected<Metric> choose(StringRef Name, bool Instructions, bool Misses) {
@@ -100,6 +106,8 @@ TEST(PerfMetricsTest, Choice) {
   EXPECT_EQ(chosen("", true, true), Metric::Instructions);
   EXPECT_EQ(chosen("d1-misses", false, false), Metric::D1Misses);
   EXPECT_EQ(chosen("ll-misses", false, true), Metric::LLMisses);
+  EXPECT_EQ(chosen("cycles", false, false), Metric::Cycles);
+  EXPECT_EQ(chosen("cycles", false, true), Metric::Cycles);
   EXPECT_EQ(messageOf(choose("cpu", true, false)),
             "--instructions is short for --metric instructions: "
             "leave out --metric cpu");
@@ -171,7 +179,80 @@ TEST(PerfMetricsTest, SummedOverProcesses) {
             1291 + 1007 + 353 + 1495 + 1510 + 471);
   // Bcm + Bim.
   EXPECT_EQ((*V)[size_t(Metric::Mispredicts)], 9788 + 165 + 4432 + 238);
+  // Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim) + 100 x (ILmr + DLmr +
+  // DLmw), of the sums.
+  EXPECT_EQ((*V)[size_t(Metric::Cycles)],
+            (7119700 + 230555) +
+                10 * ((1314 + 1515) + (1159 + 377 + 1823 + 504) +
+                      (9788 + 165 + 4432 + 238)) +
+                100 * (1291 + 1007 + 353 + 1495 + 1510 + 471));
+  EXPECT_EQ((*V)[size_t(Metric::Cycles)],
+            (*V)[size_t(Metric::Instructions)] +
+                10 * ((*V)[size_t(Metric::I1Misses)] +
+                      (*V)[size_t(Metric::D1Misses)] +
+                      (*V)[size_t(Metric::Mispredicts)]) +
+                100 * (*V)[size_t(Metric::LLMisses)]);
   EXPECT_EQ((*V)[size_t(Metric::Cpu)], 0);
+}
+
+TEST(PerfMetricsTest, CyclesFormula) {
+  EXPECT_EQ(cyclesFormula(), "Ir + 10 x (I1mr + D1mr + D1mw + Bcm + Bim) + "
+                             "100 x (ILmr + DLmr + DLmw)");
+}
+
+TEST(PerfMetricsTest, CacheGeometry) {
+  Expected<CacheGeometry> Server = parseCacheGeometry("server");
+  ASSERT_TRUE(bool(Server)) << toString(Server.takeError());
+  EXPECT_EQ(Server->Name, "server");
+  EXPECT_EQ(Server->valgrindOptions(),
+            (std::vector<std::string>{"--I1=32768,8,64", "--D1=49152,12,64",
+                                      "--LL=1310720,20,64"}));
+  EXPECT_EQ(Server->describe(), "I1 32 KiB 8-way, D1 48 KiB 12-way, LL 1.25 "
+                                "MiB 20-way, 64-byte lines");
+  Expected<CacheGeometry> Host = parseCacheGeometry("host");
+  ASSERT_TRUE(bool(Host));
+  EXPECT_TRUE(Host->isHost());
+  EXPECT_TRUE(Host->valgrindOptions().empty());
+  Expected<CacheGeometry> Custom =
+      parseCacheGeometry("65536,2,64:32768,8,64:8388608,16,128");
+  ASSERT_TRUE(bool(Custom)) << toString(Custom.takeError());
+  EXPECT_EQ(Custom->Name, "custom");
+  EXPECT_EQ(Custom->valgrindOptions(),
+            (std::vector<std::string>{"--I1=65536,2,64", "--D1=32768,8,64",
+                                      "--LL=8388608,16,128"}));
+  EXPECT_EQ(Custom->describe(), "I1 64 KiB 2-way, D1 32 KiB 8-way, LL 8 MiB "
+                                "16-way; lines 64 B, 64 B, 128 B");
+  std::string Usage = "; give server, host, or I1:D1:LL, each SIZE,ASSOC,LINE "
+                      "in bytes (e.g. 32768,8,64:49152,12,64:1310720,20,64)";
+  EXPECT_EQ(messageOf(parseCacheGeometry("laptop")),
+            "--cache-geometry 'laptop': not three caches" + Usage);
+  EXPECT_EQ(messageOf(parseCacheGeometry("32768,8:49152,12,64:1310720,20,64")),
+            "--cache-geometry '32768,8:49152,12,64:1310720,20,64': I1 is not "
+            "SIZE,ASSOC,LINE" +
+                Usage);
+  EXPECT_EQ(
+      messageOf(parseCacheGeometry("32768,8,64:49152,x,64:1310720,20,64")),
+      "--cache-geometry '32768,8,64:49152,x,64:1310720,20,64': D1 has a "
+      "bad number 'x'" +
+          Usage);
+  EXPECT_EQ(
+      messageOf(parseCacheGeometry("32768,8,48:49152,12,64:1310720,20,64")),
+      "--cache-geometry '32768,8,48:49152,12,64:1310720,20,64': I1's "
+      "line size is not a power of two of at least 16 bytes" +
+          Usage);
+  // 1.5 MiB 20-way: 1228.8 sets.
+  EXPECT_EQ(
+      messageOf(parseCacheGeometry("32768,8,64:49152,12,64:1572864,20,64")),
+      "--cache-geometry '32768,8,64:49152,12,64:1572864,20,64': LL's "
+      "size is not a multiple of ASSOC x LINE" +
+          Usage);
+  // 40 KiB 10-way: 64 sets; 1.25 MiB 16-way: 1280 sets.
+  EXPECT_TRUE(bool(parseCacheGeometry("32768,8,64:40960,10,64:1310720,20,64")));
+  EXPECT_EQ(
+      messageOf(parseCacheGeometry("32768,8,64:49152,12,64:1310720,16,64")),
+      "--cache-geometry '32768,8,64:49152,12,64:1310720,16,64': LL has "
+      "1280 sets, not a power of two" +
+          Usage);
 }
 
 TEST(PerfMetricsTest, CountsMissingFromTheFiles) {
