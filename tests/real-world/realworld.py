@@ -17,9 +17,12 @@ project's; each failure prints one line and a command that repeats it.
 CI mode (the default): lz4, expat, secp256k1 and sqlite, 2 seeds.
 --full: all seven projects (Lua too), 5 seeds, the longer test counts.
 
---lto thin|full adds -flto=MODE -fuse-ld=lld to every build, the clang-19
+--lto thin|full adds -flto=MODE -fuse-ld=LINKER to every build, the clang-19
 and -fno-diversify triage builds included: the projects' own build systems
-compile bitcode and divcc generates the code when they link.
+compile bitcode and divcc generates the code when they link. --linker
+(default lld) chooses bfd or gold: GNU ld with divcc's linker plugin (with
+bfd or gold, --transforms all means every transformation but `link`, which
+needs lld).
 
 --installs N builds golden masters (divcc -fdiversify-golden) and, for each
 of install-1 .. install-N, lays out every executable and shared library of
@@ -92,7 +95,7 @@ class Runner:
     # ---- builds shared by several tasks: references and triage builds
 
     def lto_flags(self):
-        return f" -flto={self.args.lto} -fuse-ld=lld" if self.args.lto else ""
+        return f" -flto={self.args.lto} -fuse-ld={self.args.linker}" if self.args.lto else ""
 
     def flags(self, seed):
         return "-O2" + self.lto_flags()
@@ -195,7 +198,7 @@ class Runner:
         cmd = ["python3", "tests/real-world/realworld.py", "--project", name,
                "--seed", seed, "--transforms", self.args.transforms]
         if self.args.lto:
-            cmd += ["--lto", self.args.lto]
+            cmd += ["--lto", self.args.lto, "--linker", self.args.linker]
         if self.target != DEFAULT_TARGET:
             cmd += ["--target", self.target]
         if self.args.full:
@@ -414,7 +417,9 @@ def parse_args():
     ap.add_argument("--transforms", default="all", metavar="LIST",
                     help="the -fdiversify=LIST of every build (default: %(default)s)")
     ap.add_argument("--lto", choices=["thin", "full"],
-                    help="build every project with -flto=MODE -fuse-ld=lld")
+                    help="build every project with -flto=MODE -fuse-ld=LINKER")
+    ap.add_argument("--linker", choices=["lld", "bfd", "gold"], default="lld",
+                    help="the linker of --lto builds (default: %(default)s)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 2, metavar="N",
                     help="builds at once, and make -jN in each (default: %(default)s)")
     ap.add_argument("--installs", type=int, default=0, metavar="N",
@@ -431,6 +436,9 @@ def parse_args():
                     help="where to build (default: a new folder in $TMPDIR)")
     ap.add_argument("--list", action="store_true", help="list the projects and exit")
     args = ap.parse_args()
+    if args.lto and args.linker != "lld" and args.transforms == "all":
+        # `link`'s whole-program shuffle is lld's.
+        args.transforms = ",".join(t for t in tools.TRANSFORMATIONS if t != "link")
     if args.list:
         for n in projects.names():
             p = projects.project(n)
