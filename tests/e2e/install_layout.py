@@ -21,7 +21,6 @@ import os
 import shutil
 import stat
 import subprocess
-from pathlib import Path
 
 from divtest import checks
 from divtest.tools import ROOT, divcc, divtool_path
