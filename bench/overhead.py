@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Runtime overhead of diversified builds against clang-19 -O2, on real
 programs built by their own build systems (bench/workloads.py: sqlite, lz4,
-xz, expat, secp256k1, leveldb).
+xz, expat, secp256k1, leveldb, and two whose hot code does not fit in the
+L1 instruction cache, over 1 MB of .text each: SQLite's speedtest1 and
+Tcl's tclsh running Tcl's own test suite).
 
 Every ratio printed is a divcc build's measurement divided by the clang-19
 build's (the baseline, built with the same flags: -O2, and --lto's): 1.000

@@ -2,7 +2,9 @@
 each built by its project's own recipe (tests/divtest/projects.py), and the
 workload that exercises it: sqlite (a SQL script), lz4 and xz (compressing
 generated text), expat (parsing generated XML), secp256k1 (signature
-verifications) and leveldb (db_bench).
+verifications) and leveldb (db_bench); and two programs whose code (over
+1 MB) is more than an instruction cache holds: speedtest1 (SQLite's speed
+test) and tcl (tclsh running test files of Tcl's own suite).
 
 Every function that builds or runs a program takes the Target it is for
 (projects.TARGETS): this machine (HOST), or a cross target whose programs
@@ -171,6 +173,35 @@ class Secp256k1Bench(Benchmark):
         return program
 
 
+class TclBench(Benchmark):
+    """tclsh running test files of Tcl's own suite (projects.Tcl.command:
+    tests/all.tcl next to tclsh's sources, in one process): files, the
+    test files of the timed run, counted_files those of the counting runs
+    (the same without the longest); "{data}/tcl-tmp" is tcltest's
+    temporary folder."""
+
+    def __init__(self, name, files, counted_files):
+        super().__init__(name, "tcl", "tclsh", [], scratch=["tcl-tmp"])
+        self.files, self.counted_files = files, counted_files
+
+    def for_counting(self):
+        shorter = copy.copy(self)
+        shorter.files = self.counted_files
+        return shorter
+
+    def command(self, program, data, target=HOST):
+        return target.command(projects.project("tcl").command(program, self.files,
+                                                              Path(data) / "tcl-tmp"))
+
+
+# speedtest1's test sets (projects.SQLiteSpeedtest.TESTSETS) in memory.
+SPEEDTEST1 = ["--memdb", "--testset", projects.project("speedtest1").TESTSETS]
+TCL_FILES = projects.project("tcl").TEST_FILES
+# The counting runs leave out the four longest files: 5.1 billion
+# instructions instead of 25 (clang-19 -O2).
+TCL_COUNTED = [f for f in TCL_FILES
+               if f not in ("clock.test", "expr.test", "dict.test", "encoding.test")]
+
 BENCHMARKS = {
     "sqlite": Benchmark("sqlite", "sqlite", "sqlite3", [":memory:"],
                         stdin=projects.SQLITE_WORKLOAD),
@@ -190,4 +221,10 @@ BENCHMARKS = {
                          counted=(["--benchmarks=fillseq,fillrandom,readrandom,readseq",
                                    "--num=50000", "--db={data}/leveldb-db"], []),
                          scratch=["leveldb-db"]),
+    # Programs whose code, over 1 MB, is more than an instruction cache
+    # holds (docs/performance.md, "Large programs").
+    "speedtest1": Benchmark("speedtest1", "speedtest1", "speedtest1",
+                            SPEEDTEST1 + ["--size", "20"],
+                            counted=(SPEEDTEST1 + ["--size", "5"], [])),
+    "tcl": TclBench("tcl", TCL_FILES, TCL_COUNTED),
 }

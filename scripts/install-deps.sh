@@ -40,6 +40,9 @@ packages=(
   strace
   # bench/compile_time.py --instructions counts instructions with callgrind
   valgrind
+  # bench/workloads.py's speedtest1: SQLite's build makes its amalgamation
+  # with tclsh
+  tcl
   # tests/debian/rebuild.py: dpkg-buildpackage, dpkg-source (apt-get source)
   # and dpkg-buildflags rebuild Debian source packages with divcc; fakeroot
   # for builds by a user other than root

@@ -894,6 +894,123 @@ class Lua(Project):
         return {"lua": bdir / "src" / "src" / "lua", "module": bdir / "divccmod.so"}
 
 
+def _debian_tree(unpacked, stem):
+    """The one folder STEM-* apt-get source unpacked."""
+    found = sorted(p for p in unpacked.glob(f"{stem}-*") if p.is_dir())
+    if len(found) != 1:
+        raise FetchError(f"expected one {stem}-* folder in {unpacked}")
+    return found[0]
+
+
+class SQLiteSpeedtest(Project):
+    """SQLite's own speed test, test/speedtest1.c, from Debian's sqlite3
+    source package (SQLite's full source tree): configure with debian/
+    rules' options and feature defines, then `make speedtest1`, which
+    generates the sqlite3.c amalgamation (with tclsh and the lemon it
+    builds) and compiles speedtest1.c and sqlite3.c into one program. Its
+    code is over 1 MB, more than an instruction cache holds. The test:
+    one small run of its test sets, which checks its own results."""
+    # debian/rules's CFLAGS, less its -O2 (the flags given come first).
+    DEFINES = ["-fno-strict-aliasing", "-DSQLITE_SECURE_DELETE",
+               "-DSQLITE_ENABLE_COLUMN_METADATA", "-DSQLITE_ENABLE_FTS3",
+               "-DSQLITE_ENABLE_FTS3_PARENTHESIS", "-DSQLITE_ENABLE_RTREE=1",
+               "-DSQLITE_SOUNDEX=1", "-DSQLITE_ENABLE_UNLOCK_NOTIFY",
+               "-DSQLITE_OMIT_LOOKASIDE=1", "-DSQLITE_ENABLE_DBSTAT_VTAB",
+               "-DSQLITE_ALLOW_ROWID_IN_VIEW", "-DSQLITE_ENABLE_UPDATE_DELETE_LIMIT=1",
+               "-DSQLITE_ENABLE_LOAD_EXTENSION", "-DSQLITE_ENABLE_JSON1",
+               "-DSQLITE_LIKE_DOESNT_MATCH_BLOBS", "-DSQLITE_THREADSAFE=1",
+               "-DSQLITE_ENABLE_FTS3_TOKENIZER=1", "-DSQLITE_USE_URI=1",
+               "-DSQLITE_MAX_SCHEMA_RETRY=25", "-DSQLITE_ENABLE_PREUPDATE_HOOK",
+               "-DSQLITE_ENABLE_SESSION", "-DSQLITE_ENABLE_STMTVTAB",
+               "-DSQLITE_MAX_VARIABLE_NUMBER=250000"]
+    # debian/rules's configure options (less the installation folders;
+    # --disable-tcl: no Tcl extension, which speedtest1 does not use).
+    CONFIGURE = ["--enable-threadsafe", "--enable-load-extension", "--enable-json",
+                 "--enable-fts4", "--enable-fts5", "--disable-amalgamation", "--disable-tcl"]
+    # Its test sets (rtree needs SQLITE_ENABLE_RTREE) but "trigger", which
+    # 3.40.1's speedtest1.c cannot run (it fills tables t1 and t2 it never
+    # created: "no such table: t1").
+    TESTSETS = "main,orm,cte,fp,rtree"
+
+    def sources(self, unpacked):
+        return _debian_tree(unpacked, "sqlite3")
+
+    def build(self, src, bdir, env, jobs, log, target):
+        cflags = env["CFLAGS"] + " " + " ".join(self.DEFINES)
+        env = dict(env, CFLAGS=cflags)
+        self._check(["./configure"] + self.CONFIGURE, src, env, log)
+        self._make(["speedtest1"], src, env, log, jobs)
+
+    def tests(self, bdir, full, target):
+        return ["speedtest1"]
+
+    def run_test(self, bdir, test, full, env, log, reference, target):
+        size = "25" if full else "5"
+        code = _run([self.artifacts(bdir, target)["speedtest1"], "--memdb", "--size", size,
+                     "--testset", self.TESTSETS], bdir, env, log, TEST_TIMEOUT)
+        return _verdict(code, log)
+
+    def artifacts(self, bdir, target):
+        return {"speedtest1": bdir / "src" / "speedtest1"}
+
+
+class Tcl(Project):
+    """Tcl 8.6 from Debian's tcl8.6 source package: unix/configure with
+    debian/rules' options but --disable-shared (Debian builds libtcl8.6.a
+    too), then `make binaries`: tclsh linked with libtcl8.6.a, over 1 MB of
+    code, more than an instruction cache holds. The tests are test files of
+    Tcl's own suite run by tclsh through tests/all.tcl in one process (the
+    tcltest program's extra commands are not built: tests that need them
+    are skipped): those that use neither files, sockets, subprocesses nor
+    the event loop, take no more than a second or so (regexp.test and
+    reg.test, with some very slow cases, are not among them) and execute
+    the same work run after run (not cmdMZ.test: its tests of `time` and
+    `after` run for as long as the clock says, which moves its count of
+    instructions by some 3% from one run to the next)."""
+    CONFIGURE = ["--disable-shared", "--enable-threads", "--enable-dll-unloading",
+                 "--disable-rpath", "--without-tzdata"]
+    TEST_FILES = ["string.test", "list.test", "lsearch.test", "lreplace.test", "dict.test",
+                  "expr.test", "format.test", "scan.test", "binary.test", "encoding.test",
+                  "utf.test", "subst.test", "switch.test", "compile.test", "execute.test",
+                  "basic.test", "parse.test", "namespace.test", "oo.test", "info.test",
+                  "cmdIL.test", "trace.test", "upvar.test", "apply.test",
+                  "var.test", "incr.test", "coroutine.test", "clock.test"]
+
+    def sources(self, unpacked):
+        return _debian_tree(unpacked, "tcl8.6")
+
+    def build(self, src, bdir, env, jobs, log, target):
+        unix = src / "unix"
+        self._check(["./configure"] + self.CONFIGURE, unix, env, log)
+        self._make(["binaries"], unix, env, log, jobs)
+
+    @staticmethod
+    def command(tclsh, files, tmpdir):
+        """tclsh running files of Tcl's test suite (next to tclsh's source
+        folder) in one process, tmpdir its temporary folder."""
+        tests = Path(tclsh).parent.parent / "tests"
+        return [str(tclsh), str(tests / "all.tcl"), "-singleproc", "1",
+                "-tmpdir", str(tmpdir), "-file", " ".join(files)]
+
+    def tests(self, bdir, full, target):
+        return list(self.TEST_FILES)
+
+    def run_test(self, bdir, test, full, env, log, reference, target):
+        tmp = bdir / "tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        code = _run(self.command(self.artifacts(bdir, target)["tclsh"], [test], tmp),
+                    bdir, env, log, TEST_TIMEOUT)
+        text = Path(log).read_text(errors="replace")
+        if code == 0 and not re.search(r"Total\s+\d+\s+Passed\s+\d+\s+Skipped\s+\d+\s+"
+                                       r"Failed\s+0\b", text):
+            return False, "all.tcl printed failures or no totals"
+        return _verdict(code, log, r"FAILED|[Ee]rror")
+
+    def artifacts(self, bdir, target):
+        return {"tclsh": bdir / "src" / "unix" / "tclsh"}
+
+
 PROJECTS = {p.name: p for p in [
     LZ4("lz4", Package("lz4", "0.6.5", "sha512-KSZcJU49QZOlJSItaeIU3p8WoAvkTmD9fJqeahQXNu1iQ/kR0/mQLdbrK8JY9MY8f6AhJoMrihp1nu1xDbscSQ=="),
         "LZ4 1.9.2 (npm lz4): make lz4, then tests/Makefile's test-lz4-essentials targets, fuzzer and frametest",
@@ -918,6 +1035,14 @@ PROJECTS = {p.name: p for p in [
         "Lua 5.4.4 (Debian's lua5.4): its Makefile through libtool; lua runs lua-workload.lua "
         "with a C module loaded by require; output equal to clang-19's build's",
         aliases=("lua5.4",), needs_reference=True),
+    SQLiteSpeedtest("speedtest1", DebianSource("sqlite3", "3.40.1-2+deb12u2"),
+                    "SQLite 3.40.1 (Debian's sqlite3): configure && make speedtest1; "
+                    "speedtest1 runs its test sets in memory",
+                    aliases=("sqlite-speedtest1",)),
+    Tcl("tcl", DebianSource("tcl8.6", "8.6.13+dfsg-2"),
+        "Tcl 8.6.13 (Debian's tcl8.6): unix/configure --disable-shared && make binaries; "
+        "tclsh runs test files of Tcl's own suite",
+        aliases=("tcl8.6",)),
 ]}
 
 
