@@ -33,8 +33,9 @@ and CPU time (its processes' user+sys) measured. It ends with a Markdown
 table: each package's shape, both results, the tests run, the CPU time
 ratio divcc/clang-19, then each package that passes with clang-19 and fails
 with divcc, with the failing step and the first error lines of its log.
-It fails only for those; a package that fails with clang-19 is not built
-with divcc.
+It fails only for those: a package whose build fails with clang-19 is not
+built with divcc, and one that fails a check with clang-19 is not divcc's
+failure. Ctrl-C (or SIGTERM) stops it with the table of what finished.
 """
 
 import argparse
@@ -45,6 +46,7 @@ import resource
 import secrets
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -63,8 +65,8 @@ class Package:
                  cflags=(), lld_ldflags=(), tests=None):
         self.name, self.lang, self.description = name, lang, description
         self.ci, self.full, self.campaign, self.note = ci, full, campaign, note
-        # A regular expression whose matches' group 1 count the tests, for a
-        # test driver TEST_PATTERNS does not know.
+        # A regular expression that counts the tests (group 1, else one test
+        # per match), for a test driver TEST_PATTERNS does not know.
         self.tests = re.compile(tests, re.M) if tests else None
         self.cflags = list(cflags)  # appended to CFLAGS and CXXFLAGS, with the reason
         self.lld_ldflags = list(lld_ldflags)  # appended to LDFLAGS when divcc links with lld
@@ -90,8 +92,103 @@ PACKAGES = [
             "$(DEB_HOST_GNU_TYPE)-gcc, so CC=divcc cannot win (the check says so)",
             campaign=False, note="debian/rules hardcodes gcc"),
     # The campaign's others (--campaign), from the fastest.
-CAMPAIGN_MORE
-
+    Package("libmd", "C", "message digests (autotools): libmd.so with a version script and a "
+            "symbols file, make check"),
+    Package("libsigsegv", "C", "page-fault and stack-overflow handlers (autotools): "
+            "libsigsegv.so, make check (SIGSEGV handled, stack overflow recovered)"),
+    Package("cjson", "C", "JSON parser (CMake): libcjson.so and libcjson_utils.so, symbols "
+            "file, ctest over Unity"),
+    # libogg's make check runs its test programs itself (check-local).
+    Package("libogg", "C", "Ogg bitstream (autotools): libogg.so, symbols file, make check "
+            "(2 test programs)", tests=r"^\./test_\w+$"),
+    # clang-19 (not only divcc), with LTO, does not export the vtable of
+    # tinyxml2::XMLAttribute, which the symbols file (made with gcc) lists:
+    # dpkg-gensymbols fails.
+    Package("tinyxml2", "C++", "XML parser (CMake): libtinyxml2.so, symbols file of C++ "
+            "symbols, ctest", campaign=False,
+            note="clang-19 does not export a vtable its symbols file lists"),
+    Package("jansson", "C", "JSON library (autotools): libjansson.so linked with "
+            "-Wl,--default-symver (GNU ld only), symbols file, make check"),
+    Package("popt", "C", "option parser (autotools): libpopt.so with a version script, "
+            "symbols file, make check"),
+    Package("libtasn1-6", "C", "ASN.1 library (autotools): libtasn1.so with a version "
+            "script, symbols file, make check"),
+    Package("libmaxminddb", "C", "GeoIP database reader (autotools): libmaxminddb.so, "
+            "symbols file, make check over TAP"),
+    Package("double-conversion", "C++", "number conversion (debian/rules' own Makefile): "
+            "libdouble-conversion.so, symbols file of C++ symbols, its cctest runner",
+            tests=r"^Ran (\d+) tests\.$"),
+    # libassuan's and libgpg-error's debian/rules build in build/ but leave
+    # dh_auto_test looking for a Makefile in the source folder: dh runs no
+    # test (with clang-19 as with divcc).
+    Package("libassuan", "C", "IPC library (autotools): libassuan.so with a version "
+            "script, symbols file; runs no tests", campaign=False),
+    Package("libidn2", "C", "IDNA library (autotools): libidn2.so with a version script, "
+            "symbols file, make check"),
+    Package("libgpg-error", "C", "error codes (autotools): libgpg-error.so with a version "
+            "script, symbols file; runs no tests", campaign=False),
+    # expat's debian/rules (without dh) builds its tests but runs none.
+    Package("expat", "C", "XML parser (autotools): libexpat.so, symbols file; runs no tests",
+            campaign=False),
+    # With LTO, libbsd's nlist test fails with clang-19 as with divcc.
+    Package("libbsd", "C", "BSD functions (autotools): libbsd.so with a version script and "
+            ".symver aliases, symbols file, make check", campaign=False,
+            note="with LTO, the nlist test fails with clang-19 too"),
+    # gdbm's debian/rules also builds with `diet gcc` (dietlibc), which
+    # fails on the LTO flags appended to CFLAGS (so does clang-19's build).
+    Package("gdbm", "C", "key-value database (autotools): libgdbm.so and libgdbm_compat.so, "
+            "symbols files, an Autotest suite", campaign=False,
+            note="debian/rules builds a dietlibc variant with diet gcc"),
+    Package("serd", "C", "RDF syntax library (Meson): libserd-0.so, meson test"),
+    # libconfig's make check builds its tests (noinst_PROGRAMS) but runs none.
+    Package("libconfig", "C and C++", "configuration files (autotools): libconfig.so and "
+            "libconfig++.so, C++ exceptions thrown in the library; runs no tests",
+            campaign=False),
+    Package("snappy", "C++", "compression (CMake): libsnappy.so, ctest over GoogleTest"),
+    # clang-19 (as divcc), with LTO, does not export C++ symbols that
+    # pugixml's symbols file, made with gcc, lists (the complete-object
+    # constructor pugi::xml_tree_walker::xml_tree_walker(), C1).
+    Package("pugixml", "C++", "XML parser (CMake): libpugixml.so, symbols file of C++ "
+            "symbols, ctest", campaign=False,
+            note="clang-19 does not export symbols its symbols file lists"),
+    Package("libjsoncpp", "C++", "JSON library (CMake): libjsoncpp.so, whose exceptions "
+            "(Json::LogicError, Json::RuntimeError) reach its callers, ctest"),
+    # libffi's debian/rules, like zlib's, sets CC = $(DEB_HOST_GNU_TYPE)-gcc.
+    Package("libffi", "C", "foreign function calls (autotools), x86-64 assembly "
+            "(unix64.S): libffi.so with a version script, symbols file, DejaGnu testsuite",
+            campaign=False, note="debian/rules hardcodes gcc"),
+    Package("nettle", "C", "crypto library (autoconf, its own Makefiles), x86-64 assembly: "
+            "libnettle.so and libhogweed.so with version scripts, symbols files, its "
+            "testsuite with dlopen-test (dlopen of libnettle.so)"),
+    Package("libxcrypt", "C", "password hashing (autotools): libcrypt.so with symbol "
+            "versions from .symver and a generated version script, symbols file, make check"),
+    Package("xz-utils", "C", "LZMA compression (autotools): liblzma.so with a version "
+            "script, symbols file, make check; built 3 times (shared, static, xzdec)"),
+    Package("pcre2", "C", "regular expressions (autotools), JIT compiler: four libraries, "
+            "symbols files, make check"),
+    # lzo2's make check and make test run their programs themselves: one
+    # test per program run.
+    Package("lzo2", "C", "compression (autotools): liblzo2.so, symbols file, make check "
+            "and make test (7 programs)",
+            tests=r"^(?:\./(?:lzotest|tests|examples|minilzo)/|LZOTEST=)\S+"),
+    Package("giflib", "C", "GIF library (plain make): libgif.so, symbols file, its "
+            "regression tests (one per image rendered)",
+            tests=r"^Testing RGB rendering of "),
+    # cmocka's examples link with -Wl,--wrap=uptime, which GNU ld's LTO
+    # plugin interface does not honour: "undefined reference to
+    # `__wrap_uptime'" with clang-19 as with divcc.
+    Package("cmocka", "C", "unit-test framework (CMake): libcmocka.so, symbols file, "
+            "ctest", campaign=False, note="-Wl,--wrap with LTO fails with clang-19 too"),
+    Package("opus", "C", "audio codec (autotools), SSE intrinsics chosen at run time: "
+            "libopus.so, symbols file, make check"),
+    # libzip's 4 encryption-nonrandom tests fail with clang-19 (LTO) too.
+    Package("libzip", "C", "ZIP archives (CMake): libzip.so, symbols file, ctest over "
+            "its regression tests", campaign=False,
+            note="4 encryption-nonrandom tests fail with clang-19 too"),
+    Package("libxkbcommon", "C", "keymap library (Meson): libxkbcommon.so and "
+            "libxkbregistry.so with version scripts, symbols files, meson test"),
+    Package("gmp", "C and C++", "multiple precision (autotools), x86-64 assembly (mpn): "
+            "libgmp.so and libgmpxx.so, make check"),
 ]
 BY_NAME = {p.name: p for p in PACKAGES}
 
@@ -165,12 +262,26 @@ TEST_PATTERNS = [
     # meson test
     (re.compile(r"^(?:Ok|Expected Fail|Fail|Unexpected Pass|Timeout):\s+(\d+)\s*$", re.M),
      re.compile(r"^(?:Fail|Unexpected Pass|Timeout):\s+([1-9]\d*)\s*$", re.M)),
+    # automake's serial test harness, and a few that imitate it
+    (re.compile(r"^=*\s*All (\d+) tests passed", re.M),
+     re.compile(r"^=*\s*([1-9]\d*) of \d+ tests failed", re.M)),
+    # Autotest (./testsuite)
+    (re.compile(r"^(?:All )?(\d+) tests (?:were successful|behaved as expected)", re.M),
+     re.compile(r"^ERROR: .*?(\d+) failed unexpectedly", re.M)),
     # DejaGnu (runtest)
     (re.compile(r"^# of (?:expected|unexpected) (?:passes|failures)\s+(\d+)", re.M),
      re.compile(r"^# of unexpected (?:passes|failures)\s+([1-9]\d*)", re.M)),
 ]
 GCC_COMPILE = re.compile(
-    r"^(?:\S*/)?(?:x86_64-linux-gnu-)?(?:gcc|g\+\+|cc|c\+\+)(?:-1\d)?\s.*\s-c\s", re.M)
+    r"^(?:libtool: compile:\s+)?(?:\S*/)?(?:x86_64-linux-gnu-)?(?:gcc|g\+\+|cc|c\+\+)(?:-1\d)?"
+    r"\s.*\s-c\s", re.M)
+
+
+def runs_compiler(log_text, *compilers):
+    """Whether the log shows one of compilers run: as a command word, not
+    inside a path (the build folder NAME-clang-19)."""
+    return any(re.search(r"(?:^|[\s'\"=/])" + re.escape(c) + r"\s", log_text, re.M)
+               for c in compilers)
 
 
 def tests_run(log_text, pkg=None):
@@ -179,7 +290,9 @@ def tests_run(log_text, pkg=None):
     patterns = [count for count, _ in TEST_PATTERNS]
     if pkg is not None and pkg.tests:
         patterns.append(pkg.tests)
-    return sum(int(n) for count in patterns for n in count.findall(log_text))
+    # A match counts its group 1, or one test if the pattern has no group.
+    return sum(int(m.group(1)) if count.groups else 1
+               for count in patterns for m in count.finditer(log_text))
 
 
 def first_errors(log_text, n=1):
@@ -255,6 +368,22 @@ def compiler_identity():
 
 # ---- the run
 
+def run_build(cmd, cwd, out, env, timeout):
+    """Runs cmd in a process group of its own, its output to out; returns
+    its exit status, or None if it timed out. On a timeout or an interrupt
+    the whole group goes (make's jobs and the tests with it)."""
+    p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env,
+                         start_new_session=True)
+    try:
+        return p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        if p.returncode is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+
+
 class Toolchain:
     """What a package is built with: divcc (diversifying, under a secret
     seed) or clang-19, the campaign's reference."""
@@ -287,6 +416,7 @@ class Runner:
         self.reference = Toolchain("clang-19", "clang-19", "clang++-19", False)
         self.passed, self.failures, self.results = 0, [], []
         self.reference_failures = []  # the campaign's clang-19 builds'
+        self.unbuilt = {}  # package -> the step that stopped it before any build
 
     def fail(self, *a, **kw):
         f = Failure(*a, **kw)
@@ -299,13 +429,20 @@ class Runner:
         """The -fdiversify= list, or "default" (divcc's, no DIVCC_OPTIONS)."""
         return self.args.transforms or "default"
 
+    def diversity(self):
+        """The transformations, in words."""
+        return (f"-fdiversify={self.args.transforms}" if self.args.transforms
+                else "divcc's default transformations")
+
     def uses_lld(self, tc):
         """Whether tc links with lld: divcc with the `link` transformation."""
         return tc.diversifies and bool(
             {"all", "link"} & set(self.transforms().split(",")))
 
-    def maint_options(self):
-        return "hardening=+all" + (" optimize=+lto" if self.args.lto else "")
+    def maint_options(self, lto=None):
+        """DEB_BUILD_MAINT_OPTIONS, with LTO if lto (default: --lto)."""
+        lto = self.args.lto if lto is None else lto
+        return "hardening=+all" + (" optimize=+lto" if lto else "")
 
     def build_env(self, pkg, tc, lto, seed_file, entropy_log):
         env = {k: v for k, v in os.environ.items()
@@ -320,12 +457,19 @@ class Runner:
             extra += ["-flto=auto", "-ffat-lto-objects"]
         env.update({
             "CC": tc.cc, "CXX": tc.cxx,
-            "DEB_BUILD_MAINT_OPTIONS": self.maint_options(),
+            "DEB_BUILD_MAINT_OPTIONS": self.maint_options(lto),
             "DEB_BUILD_OPTIONS": f"parallel={self.args.jobs}",
             "DEB_CFLAGS_APPEND": " ".join(extra),
             "DEB_CXXFLAGS_APPEND": " ".join(extra),
             "DEBIAN_FRONTEND": "noninteractive",
             "LC_ALL": "C.UTF-8",
+            # Some build systems put ccache before the compiler when they
+            # find it (libjsoncpp's CMakeLists.txt), as Debian's build
+            # daemons, which have no ccache, never do; divcc refuses to run
+            # under a ccache that does not hash its seed, and a cache would
+            # skew the campaign's times. ccache then runs the compiler
+            # directly.
+            "CCACHE_DISABLE": "1",
         })
         if tc.diversifies:
             env["DIVCC_SEED_FILE"] = str(seed_file)
@@ -356,6 +500,7 @@ class Runner:
             version, src = apt.fetch(name, self.work / "src" / name, fetch_log)
         except Exception as e:  # noqa: BLE001
             self.fail(name, "-", "apt-get source", "-", self.transforms(), str(e), fetch_log)
+            self.unbuilt[name] = "apt-get source"
             return
         say(f"{name} {version}: sources ({fmt_time(time.monotonic() - t)})")
         if self.args.no_build_deps:
@@ -366,13 +511,14 @@ class Runner:
             if not apt.build_dep(src, dep_log):
                 self.fail(name, version, "apt-get build-dep", "-", self.transforms(),
                           "installing the build dependencies failed", dep_log)
+                self.unbuilt[name] = "apt-get build-dep"
                 return
             say(f"{name}: build dependencies installed ({fmt_time(time.monotonic() - t)})")
 
         if self.args.campaign:
             ref = self.build(pkg, version, src, self.reference, None)
             if ref["rc"] != 0:
-                say(f"{name}: fails with clang-19 too: not built with divcc")
+                say(f"{name}: dpkg-buildpackage fails with clang-19: not built with divcc")
                 return
         digests = {}  # seed number -> {library: .text digest}
         for i in range(1, self.args.seeds + 1):
@@ -380,6 +526,11 @@ class Runner:
         self.compare(pkg, version, digests)
         if self.args.campaign and ref["ok"]:
             self.compare_reference(pkg, version, ref["libs"], digests[1])
+        elif self.args.campaign:
+            # It fails with clang-19 too: not divcc's failures.
+            ours = [f for f in self.failures if f.package == name]
+            self.failures = [f for f in self.failures if f.package != name]
+            self.reference_failures += ours
 
     def build(self, pkg, version, src, tc, i):
         """One dpkg-buildpackage of pkg with tc (divcc under seed number i);
@@ -404,13 +555,12 @@ class Runner:
             secret = seed_file.read_bytes()
             entropy_log = self.private / f"entropy-{name}-{i}.jsonl"
         lto = self.args.lto and not lto_refused(tree)
-        maint = self.maint_options() if lto or not self.args.lto else "hardening=+all"
         log = bdir / "build.log"
         cmd = ["dpkg-buildpackage", "-us", "-uc", "-B"]
-        how = (f"CC=divcc CXX=div++ -fdiversify={tr}" if tc.diversifies
+        how = (f"CC=divcc CXX=div++ {self.diversity()}" if tc.diversifies
                else f"CC={tc.cc} CXX={tc.cxx}")
         say(f"{name} {'seed ' + seed_id if tc.diversifies else tc.label}: "
-            f"dpkg-buildpackage -us -uc -B ({how}, {maint}"
+            f"dpkg-buildpackage -us -uc -B ({how}, {self.maint_options(lto)}"
             f"{'' if lto or not self.args.lto else ', LTO off by debian/rules'})")
         before = compiler_identity()
         t = time.monotonic()
@@ -418,13 +568,8 @@ class Runner:
         with open(log, "w") as out:
             out.write(f"$ {shlex.join(cmd)}\n")
             out.flush()
-            try:
-                p = subprocess.run(cmd, cwd=tree, stdout=out, stderr=subprocess.STDOUT,
-                                   env=self.build_env(pkg, tc, lto, seed_file, entropy_log),
-                                   timeout=self.args.timeout)
-                rc = p.returncode
-            except subprocess.TimeoutExpired:
-                rc = None
+            rc = run_build(cmd, tree, out, self.build_env(pkg, tc, lto, seed_file, entropy_log),
+                           self.args.timeout)
         secs = time.monotonic() - t
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu_secs = (after.ru_utime - cpu.ru_utime) + (after.ru_stime - cpu.ru_stime)
@@ -460,7 +605,7 @@ class Runner:
                 problems.append("no test summary in the build log: the package's tests "
                                 "did not run")
             compiler = tc.cxx if pkg.lang == "C++" else tc.cc
-            if compiler not in text and tc.cc not in text:
+            if not runs_compiler(text, compiler, tc.cc):
                 problems.append(f"the build log never names {compiler}")
             if self.uses_lld(tc):
                 lost = missing_symbols(text)
@@ -616,9 +761,15 @@ def campaign_report(runner, packages):
 
     print("| package | shape | clang-19 | divcc | tests (clang-19 / divcc) | CPU divcc/clang-19 |")
     print("| --- | --- | --- | --- | --- | --- |")
-    both, regressions, ref_failed, ratios, ratios_lto = 0, [], 0, [], []
+    both, regressions, ref_failed, unfinished, unbuilt = 0, [], 0, 0, 0
+    ratios, ratios_lto = [], []
     for pkg in packages:
         ref, div = by.get((pkg.name, "clang-19")), by.get((pkg.name, "divcc"))
+        if pkg.name in runner.unbuilt:
+            unbuilt += 1
+            print(f"| {pkg.name} | {pkg.lang}: {pkg.description} | not built: "
+                  f"{runner.unbuilt[pkg.name]} failed | not built | - | |")
+            continue
         if ref is None and div is None:
             continue
         ratio = ""
@@ -629,27 +780,29 @@ def campaign_report(runner, packages):
             if div["lto"]:
                 ratios_lto.append(ratio)
             ratio = f"{ratio:.2f}"
-        elif ref and ref["ok"]:
+        elif ref and ref["ok"] and div:
             regressions.append(div)
+        elif ref and ref["ok"]:
+            unfinished += 1  # interrupted
         else:
             ref_failed += 1
         tests = " / ".join(str(r["tests"]) if r else "-" for r in (ref, div))
         version = (ref or div)["version"]
         print(f"| {pkg.name} {version} | {pkg.lang}: {pkg.description} | {cell(ref)} | "
               f"{cell(div)} | {tests} | {ratio} |")
-    n = both + len(regressions) + ref_failed
+    n = both + len(regressions) + ref_failed + unfinished + unbuilt
     median = f"{statistics.median(ratios):.2f}" if ratios else "-"
     lto = (f" ({len(ratios_lto)} of them with LTO: {statistics.median(ratios_lto):.2f})"
            if ratios_lto and len(ratios_lto) < len(ratios) else "")
     print()
     print(f"{n} packages: {both} pass with both, {len(regressions)} pass with clang-19 and "
-          f"fail with divcc, {ref_failed} fail with clang-19 (divcc not compared); median CPU "
+          f"fail with divcc, {ref_failed} fail with clang-19 (divcc not compared)"
+          f"{f', {unfinished} not built with divcc (interrupted)' if unfinished else ''}"
+          f"{f', {unbuilt} not built (sources or build dependencies)' if unbuilt else ''}"
+          f"; median CPU "
           f"time ratio divcc/clang-19 over the {both} passing with both: {median}{lto}"
-          f" ({runner.maint_options()}, divcc's "
-          f"{'default transformations' if not runner.args.transforms else '-fdiversify=' + runner.args.transforms})")
+          f" ({runner.maint_options()}, {runner.diversity()})")
     for r in regressions:
-        if r is None:
-            continue
         print()
         print(f"{r['package']} {r['version']}: passes with clang-19, fails with divcc at "
               f"{r['step']}: {r['detail']}")
@@ -741,11 +894,11 @@ def main():
     os.chmod(work, 0o755)
     private = Path(tempfile.mkdtemp(prefix="divcc-debian-seeds-"))  # 0700
     mode = "campaign" if args.campaign else "full" if args.full else "CI"
+    runner = Runner(args, work, private)
     say(f"debian ({mode} mode): {', '.join(p.name for p in args.packages)}; "
         f"{'clang-19 then ' if args.campaign else ''}{args.seeds} seed(s) each; "
-        f"-fdiversify={args.transforms or 'default'}; {'LTO; ' if args.lto else ''}"
+        f"{runner.diversity()}; {'LTO; ' if args.lto else ''}"
         f"parallel={args.jobs}; divcc {build_dir()}; in {work}")
-    runner = Runner(args, work, private)
     try:
         try:
             preflight(runner, args)
@@ -762,8 +915,15 @@ def main():
             raise
         say(f"private APT configuration {apt.root}: {len(apt.suites())} lines "
             f"(deb and deb-src), lists updated ({fmt_time(time.monotonic() - t)})")
-        for pkg in args.packages:
-            runner.package(pkg, apt)
+        # Ctrl-C or SIGTERM stops the run; the report covers the builds done.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+        try:
+            for pkg in args.packages:
+                runner.package(pkg, apt)
+        except KeyboardInterrupt:
+            runner.fail("-", "-", "interrupted", "-", runner.transforms(),
+                        "the run was interrupted: the report covers the builds that finished")
     finally:
         shutil.rmtree(private, ignore_errors=True)
 
