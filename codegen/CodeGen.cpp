@@ -71,8 +71,34 @@ namespace {
 
 /// Prints LLVM's back-end diagnostics (inline assembly errors, stack-size
 /// warnings) the way the driver prints its own, and remembers errors.
+/// Optimization remarks of the code generator's passes (the register
+/// allocator's spill counts, for one) are printed as clang prints them,
+/// with the -R option that asked for them, when that option's pattern
+/// names the pass.
 struct BackendDiagnostics : DiagnosticHandler {
+  explicit BackendDiagnostics(const PipelineOptions &Pipeline)
+      : Passed(Pipeline.PassedRemarks), Missed(Pipeline.MissedRemarks),
+        Analysis(Pipeline.AnalysisRemarks) {}
+
   bool HadError = false;
+
+  bool isAnalysisRemarkEnabled(StringRef PassName) const override {
+    return Analysis ? Analysis->match(PassName)
+                    : DiagnosticHandler::isAnalysisRemarkEnabled(PassName);
+  }
+  bool isMissedOptRemarkEnabled(StringRef PassName) const override {
+    return Missed ? Missed->match(PassName)
+                  : DiagnosticHandler::isMissedOptRemarkEnabled(PassName);
+  }
+  bool isPassedOptRemarkEnabled(StringRef PassName) const override {
+    return Passed ? Passed->match(PassName)
+                  : DiagnosticHandler::isPassedOptRemarkEnabled(PassName);
+  }
+  bool isAnyRemarkEnabled() const override {
+    return Passed || Missed || Analysis ||
+           DiagnosticHandler::isAnyRemarkEnabled();
+  }
+
   bool handleDiagnostics(const DiagnosticInfo &DI) override {
     const char *Kind = "error";
     switch (DI.getSeverity()) {
@@ -83,8 +109,10 @@ struct BackendDiagnostics : DiagnosticHandler {
       Kind = "warning";
       break;
     case DS_Remark:
+      printRemark(DI);
+      return true;
     case DS_Note:
-      return true; // remarks are opt-in through flags divcc passes to clang
+      return true;
     }
     errs() << programName() << ": " << Kind << ": ";
     DiagnosticPrinterRawOStream DP(errs());
@@ -92,6 +120,25 @@ struct BackendDiagnostics : DiagnosticHandler {
     errs() << '\n';
     return true;
   }
+
+private:
+  /// "FILE:LINE:COL: remark: MESSAGE [-Rpass-missed=PASS]", as clang's
+  /// first line of the same remark (LLVM reports it only when enabled).
+  void printRemark(const DiagnosticInfo &DI) const {
+    const auto *Remark = dyn_cast<DiagnosticInfoOptimizationBase>(&DI);
+    if (!Remark || !Remark->isEnabled())
+      return;
+    const char *Option = "-Rpass";
+    if (Remark->isMissed())
+      Option = "-Rpass-missed";
+    else if (Remark->getKind() == DK_OptimizationRemarkAnalysis ||
+             Remark->getKind() == DK_MachineOptimizationRemarkAnalysis)
+      Option = "-Rpass-analysis";
+    errs() << Remark->getLocationStr() << ": remark: " << Remark->getMsg()
+           << " [" << Option << '=' << Remark->getPassName() << "]\n";
+  }
+
+  std::shared_ptr<Regex> Passed, Missed, Analysis;
 };
 
 /// Sets LLVM's global options the way clang's cc1 does: its -mllvm
@@ -268,6 +315,9 @@ Error runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
   Pipeline.ObjCARCContract = CGO.OptimizationLevel > 0;
   Pipeline.VerifyModule = CGO.VerifyModule;
   Pipeline.VecLib = CGO.getVecLib();
+  Pipeline.PassedRemarks = CGO.OptimizationRemark.Regex;
+  Pipeline.MissedRemarks = CGO.OptimizationRemarkMissed.Regex;
+  Pipeline.AnalysisRemarks = CGO.OptimizationRemarkAnalysis.Regex;
   return emitModule(M, *TM, Pipeline,
                     {Job.OutputPath, CGO.SplitDwarfOutput, Job.EmitAssembly},
                     Plan);
@@ -276,7 +326,7 @@ Error runCodeGen(const CodeGenJob &Job, const DiversityPlan &Plan) {
 Error emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
                  const OutputFiles &Files, const DiversityPlan &Plan) {
   LLVMContext &Context = M.getContext();
-  auto HandlerOwner = std::make_unique<BackendDiagnostics>();
+  auto HandlerOwner = std::make_unique<BackendDiagnostics>(Pipeline);
   BackendDiagnostics &Handler = *HandlerOwner;
   Context.setDiagnosticHandler(std::move(HandlerOwner));
 

@@ -7,7 +7,10 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Frontend/Driver/CodeGenOptions.h"
+
+#include <memory>
 
 namespace llvm {
 class Module;
@@ -54,6 +57,10 @@ struct PipelineOptions {
   bool VerifyModule = false;
   llvm::driver::VectorLibrary VecLib = llvm::driver::VectorLibrary::NoLibrary;
   const llvm::ModuleSummaryIndex *SummaryIndex = nullptr; // LTO: the index
+  /// Which passes' optimization remarks are printed (clang's -Rpass=,
+  /// -Rpass-missed=, -Rpass-analysis=). Null: LLVM's own -pass-remarks*
+  /// options decide, as in llc.
+  std::shared_ptr<llvm::Regex> PassedRemarks, MissedRemarks, AnalysisRemarks;
 };
 
 /// Where the code of one module goes.

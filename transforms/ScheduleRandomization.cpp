@@ -6,14 +6,14 @@
 // DAG. The order it picks also steers register allocation, so a random order
 // moves instructions and changes which registers they use.
 //
-//     int mix(int a, int b) { return (a * 31) ^ (b >> 3); }
+//     int dot(const int *p, const int *q) { return p[0] * q[0] + p[1] * q[1]; }
 //
-//     before (clang):          after (jitter, one seed):
-//       movl  %edi, %eax         sarl  $3, %esi
-//       shll  $5, %eax           movl  %edi, %eax
-//       subl  %edi, %eax         shll  $5, %eax
-//       sarl  $3, %esi           subl  %edi, %eax
-//       xorl  %esi, %eax         xorl  %esi, %eax
+//     before (clang):            after (jitter, one seed):
+//       movl  (%rsi), %ecx         movl  (%rsi), %ecx
+//       movl  4(%rsi), %eax        imull (%rdi), %ecx
+//       imull (%rdi), %ecx         movl  4(%rsi), %eax
+//       imull 4(%rdi), %eax        imull 4(%rdi), %eax
+//       addl  %ecx, %eax           addl  %ecx, %eax
 //
 // Two strategies, -fdiversify-sched=:
 //   - jitter (default): LLVM's GenericScheduler with every heuristic intact
@@ -22,7 +22,12 @@
 //     original instruction order, a random order decides instead: each
 //     region's nodes are ranked by a uniform random permutation drawn when
 //     the region is entered. With the identity permutation this is exactly
-//     clang's scheduler (the same DAG, the same picks).
+//     clang's scheduler (the same DAG, the same picks). Two limits keep it
+//     free at run time (measured on SQLite's speedtest1, docs/performance.md):
+//     where LLVM tracks register pressure, the random order decides a tie
+//     only when neither candidate raises a pressure set, or, in a region
+//     whose pressure is over a set's limit, changes one; and a function of
+//     more than JitterMaxFunctionSize instructions keeps clang's schedule.
 //   - random: bottom-up list scheduling that picks uniformly among the
 //     instructions whose successors are all scheduled. Three constraints
 //     come first, in this order: the pending half of a cluster (a
@@ -61,6 +66,11 @@
 //     draws nor change a decision, so -g changes nothing that divcc decides.
 //     A region with fewer than two nodes draws nothing (with -g, LLVM also
 //     enters regions of one node plus debug instructions).
+//   - Where LLVM tracks pressure, jitter never lets the random order choose
+//     a candidate that raises a pressure set, nor, in a region over a set's
+//     limit (LLVM's critical sets), one that changes any; it never reorders
+//     a function larger than JitterMaxFunctionSize (debug instructions not
+//     counted). Those ties and functions are scheduled as clang does.
 //   - Without sched in -fdiversify= there is no scope and clang's scheduler
 //     runs. At -O0 LLVM runs no machine scheduler, so sched has no effect.
 //
@@ -92,6 +102,18 @@ using namespace llvm;
 STATISTIC(NumRegions, "Scheduling regions with a random order");
 STATISTIC(NumTies, "Heuristic ties decided by the random order (jitter)");
 STATISTIC(NumChoices, "Random picks among several ready nodes (random)");
+STATISTIC(NumKeptForPressure,
+          "Ties left to LLVM's order because a candidate raises pressure");
+STATISTIC(NumLargeFunctions, "Functions too large to reorder (jitter)");
+
+/// jitter leaves a function of more instructions than this to clang's
+/// scheduler. In a function this large (an interpreter's dispatch loop:
+/// sqlite3VdbeExec, 11,000 instructions; Tcl's TEBCresume) the register
+/// allocator's spill choices swing with any change of order: on SQLite's
+/// speedtest1 the random ties cost 2.5-6.8% more instructions in
+/// sqlite3VdbeExec alone, 0.5-1.1% of the whole program, while every other
+/// function together cost nothing (docs/performance.md).
+static constexpr unsigned JitterMaxFunctionSize = 5000;
 
 namespace divcc {
 namespace {
@@ -141,10 +163,31 @@ protected:
                     SchedBoundary *Zone) const override;
 
 private:
+  bool changesPressure(const SUnit &SU, const SchedBoundary &Zone,
+                       bool AnyChange) const;
+
   std::unique_ptr<RandomStream> Random;
   /// A random rank for each node of the region, by NodeNum.
   SmallVector<unsigned, 64> Rank;
 };
+
+/// Whether scheduling \p SU next in \p Zone raises some pressure set, or,
+/// with \p AnyChange, changes one at all. LLVM's pressure differences are
+/// bottom-up (a use makes its value live, a definition ends it); top-down,
+/// the signs are reversed.
+bool JitterScheduler::changesPressure(const SUnit &SU,
+                                      const SchedBoundary &Zone,
+                                      bool AnyChange) const {
+  int Direction = Zone.isTop() ? -1 : 1;
+  for (const PressureChange &Change : DAG->getPressureDiff(&SU)) {
+    if (!Change.isValid())
+      break;
+    int Raise = Direction * Change.getUnitInc();
+    if (Raise > 0 || (AnyChange && Raise != 0))
+      return true;
+  }
+  return false;
+}
 
 bool JitterScheduler::tryCandidate(SchedCandidate &Cand,
                                    SchedCandidate &TryCand,
@@ -165,6 +208,19 @@ bool JitterScheduler::tryCandidate(SchedCandidate &Cand,
       TryWins ? TryProbe.Reason == NodeOrder : CandProbe.Reason == NodeOrder;
   if (!Tie)
     return GenericScheduler::tryCandidate(Cand, TryCand, Zone);
+
+  // Only between candidates that keep register pressure as LLVM's order
+  // would: a random pick that makes a value live earlier, or that delays
+  // ending a live range where pressure is over the limit, lengthens live
+  // ranges, and the allocator pays in reloads and callee-saved registers.
+  if (DAG->isTrackingPressure()) {
+    bool OverLimit = !DAG->getRegionCriticalPSets().empty();
+    if (changesPressure(*Cand.SU, *Zone, OverLimit) ||
+        changesPressure(*TryCand.SU, *Zone, OverLimit)) {
+      ++NumKeptForPressure;
+      return GenericScheduler::tryCandidate(Cand, TryCand, Zone);
+    }
+  }
 
   ++NumTies;
   // As LLVM does with the original order: the top zone takes the earlier
@@ -255,6 +311,17 @@ ScheduleDAGInstrs *createDefaultScheduler(MachineSchedContext *C) {
   return createGenericSchedLive(C);
 }
 
+/// Whether \p MF has more than \p Limit instructions, debug instructions
+/// not counted (so that -g changes nothing).
+bool isLargerThan(const MachineFunction &MF, unsigned Limit) {
+  unsigned Count = 0;
+  for (const MachineBasicBlock &MBB : MF)
+    for (const MachineInstr &MI : MBB)
+      if (!MI.isDebugInstr() && ++Count > Limit)
+        return true;
+  return false;
+}
+
 /// The MachineSchedRegistry constructor: called once per machine function.
 ScheduleDAGInstrs *createRandomScheduler(MachineSchedContext *C) {
   // Outside a scope (cannot happen: the scope restores the option).
@@ -267,6 +334,11 @@ ScheduleDAGInstrs *createRandomScheduler(MachineSchedContext *C) {
   if (!Random)
     return createDefaultScheduler(C);
   std::unique_ptr<MachineSchedStrategy> Strategy;
+  if (Active->Mode == ScheduleMode::Jitter &&
+      isLargerThan(MF, JitterMaxFunctionSize)) {
+    ++NumLargeFunctions;
+    return createDefaultScheduler(C);
+  }
   if (Active->Mode == ScheduleMode::Random)
     Strategy = std::make_unique<RandomOrderScheduler>(std::move(Random));
   else

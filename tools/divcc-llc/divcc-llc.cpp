@@ -370,6 +370,12 @@ int main(int Argc, char **Argv) {
 
   // Whole pipeline: divcc's code generator, as divcc runs it.
   if (RunPasses.empty()) {
+    // A pipeline stopped early has no object to write (llc prints MIR).
+    if (TargetPassConfig::hasLimitedCodeGenPipeline())
+      return error("-" + TargetPassConfig::getLimitedCodeGenPipelineReason() +
+                   " is not supported: divcc-llc runs the whole pipeline or "
+                   "the passes of -run-pass=; stop a pipeline early with "
+                   "llc-19");
     DiversityPlan Plan{Options, Key ? &*Key : nullptr};
     PipelineOptions Pipeline;
     bool Null = FileType == CodeGenFileType::Null;

@@ -1,9 +1,10 @@
 // Schedule randomization, jitter mode (the default): LLVM's scheduler with a
-// random order where its heuristics tie. Seeds one and two order mix()
-// differently: one (like clang) computes a * 31 first, two b >> 3 first.
+// random order where its heuristics tie. Seeds one and two order dot()
+// differently from clang, which loads both q[] first: one multiplies q[0]
+// before loading q[1], two loads q[1] first.
 // RUN: %divcc -S -O2 -fdiversify=sched -frandom-seed=one %s -o %t.one.s
 // RUN: %divcc -S -O2 -fdiversify=sched -frandom-seed=two %s -o %t.two.s
-// RUN: %FileCheck --check-prefix=CLANG %s < %t.one.s
+// RUN: %FileCheck --check-prefix=INTERLEAVED %s < %t.one.s
 // RUN: %FileCheck --check-prefix=SWAPPED %s < %t.two.s
 // RUN: %not diff -q %t.one.s %t.two.s
 //
@@ -41,19 +42,44 @@
 // RUN: %divcc -c -O2 -fdiversify=sched -frandom-seed=two -mllvm -verify-machineinstrs %s -o %t.v2.o
 // RUN: %divcc -c -O3 -fdiversify=sched -fdiversify-sched=random -frandom-seed=one -mllvm -verify-machineinstrs %s -o %t.v3.o
 
-// CLANG-LABEL: {{^}}mix:
-// CLANG:       shll $5, %eax
-// CLANG:       sarl $3, %esi
+// CLANG-LABEL: {{^}}dot:
+// CLANG:       movl (%rsi), %ecx
+// CLANG-NEXT:  movl 4(%rsi), %eax
+// CLANG-NEXT:  imull (%rdi), %ecx
 // CLANG:       retq
 
-// SWAPPED-LABEL: {{^}}mix:
-// SWAPPED:       sarl $3, %esi
-// SWAPPED:       shll $5, %eax
+// INTERLEAVED-LABEL: {{^}}dot:
+// INTERLEAVED:       movl (%rsi), %ecx
+// INTERLEAVED-NEXT:  imull (%rdi), %ecx
+// INTERLEAVED-NEXT:  movl 4(%rsi), %eax
+// INTERLEAVED:       retq
+
+// SWAPPED-LABEL: {{^}}dot:
+// SWAPPED:       movl 4(%rsi), %eax
+// SWAPPED-NEXT:  movl (%rsi), %ecx
 // SWAPPED:       retq
+
+// Where each candidate of a tie makes another value live (mix(): a * 31 or
+// b >> 3 first), the tie is left to clang's order under every seed: a
+// random pick never raises register pressure.
+// RUN: %divcc -S -O2 -fdiversify=sched -frandom-seed=three %s -o %t.three.s
+// RUN: %divcc -S -O2 -fdiversify=sched -frandom-seed=four %s -o %t.four.s
+// RUN: %FileCheck --check-prefix=MIX %s < %t.none.s
+// RUN: %FileCheck --check-prefix=MIX %s < %t.one.s
+// RUN: %FileCheck --check-prefix=MIX %s < %t.two.s
+// RUN: %FileCheck --check-prefix=MIX %s < %t.three.s
+// RUN: %FileCheck --check-prefix=MIX %s < %t.four.s
+
+// MIX-LABEL: {{^}}mix:
+// MIX:       shll $5, %eax
+// MIX:       sarl $3, %esi
+// MIX:       retq
 
 int table[64];
 
 int mix(int a, int b) { return (a * 31) ^ (b >> 3); }
+
+int dot(const int *p, const int *q) { return p[0] * q[0] + p[1] * q[1]; }
 
 int sum(int n) {
   int s = 0;
