@@ -234,6 +234,10 @@ class Setup:
     def variants(self):
         return f"{len(self.seeds)} variant" + ("s" if len(self.seeds) > 1 else "")
 
+    def counter(self):
+        """What counts instructions, for the tables' titles."""
+        return "a QEMU plugin" if self.target.cross else "cachegrind"
+
     def caches(self):
         """The caches simulated, for the tables' titles."""
         return f"{bt.describe_caches(self.cache_geometry)} (--cache-geometry " \
@@ -445,7 +449,7 @@ def runtime_row(bench, builds, setup, data, work):
 def count_builds(bench, builds, setup, data, work):
     """{build: the counts of one run of the benchmark} (Benchmark.count)."""
     bt.log(f"{bench.name}: counting instructions of {len(builds)} builds with " +
-          ("a QEMU plugin" if setup.target.cross else "cachegrind") +
+          setup.counter() +
           (f" (cache and branch simulation, {setup.caches()})" if setup.misses else ""))
     counts = {}
     for n, program in builds.items():
@@ -629,32 +633,30 @@ def spread_table(rows, configs):
                          ("std dev", "stdev", bt.ratio4, None)], "geometric mean")
 
 
-def instructions_section(results, setup, configs):
-    counted = {n: r["instructions"] for n, r in results.items() if "instructions" in r}
-    if not counted:
+def spread_section(results, setup, configs, key, title):
+    """The spread_table of one count (results' key: "instructions" or
+    "cycles") and clang-19's count per run; title: what the count is."""
+    rows = {n: r[key] for n, r in results.items() if key in r}
+    if not rows:
         return []
-    counter = "a QEMU plugin" if setup.target.cross else "cachegrind"
-    return [f"## Runtime: instructions relative to clang-19 -O2{setup.describe()} ({counter}, "
-            f"one run per build; over {setup.variants()} per configuration: their mean, the "
-            "worst and the best variant, the standard deviation)", "",
-            spread_table(counted, configs), "",
-            "Baseline instructions per run: " +
-            ", ".join(f"{n} {r['baseline']['instructions']:,}" for n, r in results.items()
-                      if "baseline" in r), ""]
+    return [f"## Runtime: {title} relative to clang-19 -O2{setup.describe()} "
+            f"({setup.counter()}, one run per build; over {setup.variants()} per "
+            "configuration: their mean, the worst and the best variant, the standard "
+            "deviation)", "",
+            spread_table(rows, configs), "",
+            f"Baseline {key} per run: " +
+            ", ".join(f"{n} {r['baseline'][key]:,}" for n, r in results.items()
+                      if key in r), ""]
+
+
+def instructions_section(results, setup, configs):
+    return spread_section(results, setup, configs, "instructions", "instructions")
 
 
 def cycles_section(results, setup, configs):
-    cycles = {n: r["cycles"] for n, r in results.items() if "cycles" in r}
-    if not cycles:
-        return []
-    return [f"## Runtime: estimated cycles relative to clang-19 -O2{setup.describe()} "
-            f"(cachegrind's simulation, one run per build; cycles = {bt.CYCLES_FORMULA}; "
-            f"caches: {setup.caches()}; over {setup.variants()} per configuration: their "
-            "mean, the worst and the best variant, the standard deviation)", "",
-            spread_table(cycles, configs), "",
-            "Baseline estimated cycles per run: " +
-            ", ".join(f"{n} {r['baseline']['cycles']:,}" for n, r in results.items()
-                      if "cycles" in r), ""]
+    return spread_section(results, setup, configs, "cycles",
+                          f"estimated cycles (cycles = {bt.CYCLES_FORMULA}; caches: "
+                          f"{setup.caches()})")
 
 
 def runtime_section(results, setup):
@@ -759,6 +761,43 @@ def security_section(results, setup, configs):
                 f"{n} {r['text']:,}" for n, r in results.items() if "text" in r), ""]
 
 
+# The attribution table's columns: (title, the result it comes from, the
+# key in that result's configuration row or None for the row itself).
+ATTRIBUTION = [("instructions", "instructions", "mean"),
+               ("I1 misses", "misses", "I1 misses mean"),
+               ("estimated cycles", "cycles", "mean"),
+               ("CPU time", "runtime", None),
+               (".text", "security", "text"),
+               ("survival between variants", "security", "between mean"),
+               ("relative survival", "security", "relative mean")]
+
+
+def attribution_section(results, setup, configs):
+    """What each configuration costs and buys, one row per benchmark and
+    configuration (with --each: each transformation alone): the means over
+    the variants relative to clang-19 of the counts, the CPU time and the
+    .text size, and the survival. Needs --cycles and --survival."""
+    def value(result, cname, key):
+        row = result.get(cname)
+        return row if key is None or row is None else row.get(key)
+
+    rows = {}
+    for n, r in results.items():
+        if not all(source in r for _, source, _ in ATTRIBUTION):
+            continue
+        rows[n] = {c: {title: value(r[source], c, key) for title, source, key in ATTRIBUTION}
+                   for c in configs if c in r["instructions"]}
+    if not rows:
+        return []
+    columns = [(title, title, bt.percent if "survival" in title else bt.ratio4,
+                bt.mean_or_none if "survival" in title else bt.geomean)
+               for title, _, _ in ATTRIBUTION]
+    return [f"## Attribution: what each configuration costs and buys{setup.describe()} "
+            f"(means over {setup.variants()}; counts and CPU time relative to clang-19 -O2 "
+            "as in the tables above; survival as in the security table)", "",
+            config_table(rows, configs, columns, "all benchmarks"), ""]
+
+
 def compile_section(results, setup):
     rows = {n: r["compile"] for n, r in results.items() if "compile" in r}
     if not rows:
@@ -772,13 +811,14 @@ def compile_section(results, setup):
 
 def report(results, setup):
     """The tables, as Markdown: instructions, estimated cycles, CPU time,
-    misses, the budgets, security and size, compile time (those
-    measured)."""
+    misses, the budgets, security and size, the attribution table, compile
+    time (those measured)."""
     configs = [c for c in setup.columns if c != "profile-guided"]
     out = (instructions_section(results, setup, configs) +
            cycles_section(results, setup, configs) + runtime_section(results, setup) +
            misses_section(results, setup, configs) + budget_section(results, setup) +
-           security_section(results, setup, configs) + compile_section(results, setup))
+           security_section(results, setup, configs) +
+           attribution_section(results, setup, configs) + compile_section(results, setup))
     return "\n".join(out) + "\n"
 
 
