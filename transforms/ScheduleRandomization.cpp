@@ -22,12 +22,14 @@
 //     original instruction order, a random order decides instead: each
 //     region's nodes are ranked by a uniform random permutation drawn when
 //     the region is entered. With the identity permutation this is exactly
-//     clang's scheduler (the same DAG, the same picks). Two limits keep it
-//     free at run time (measured on SQLite's speedtest1, docs/performance.md):
-//     where LLVM tracks register pressure, the random order decides a tie
-//     only when neither candidate raises a pressure set, or, in a region
-//     whose pressure is over a set's limit, changes one; and a function of
-//     more than JitterMaxFunctionSize instructions keeps clang's schedule.
+//     clang's scheduler (the same DAG, the same picks). Three limits keep
+//     it free at run time (measured on SQLite's speedtest1 and tclsh,
+//     docs/performance.md): where LLVM tracks register pressure, the random
+//     order decides a tie only when neither candidate raises a pressure
+//     set, or, in a region whose pressure is over a set's limit, changes
+//     one; where it does not (regions of a few instructions), only outside
+//     loops; and a function of more than JitterMaxFunctionSize
+//     instructions keeps clang's schedule.
 //   - random: bottom-up list scheduling that picks uniformly among the
 //     instructions whose successors are all scheduled. Three constraints
 //     come first, in this order: the pending half of a cluster (a
@@ -68,9 +70,11 @@
 //     enters regions of one node plus debug instructions).
 //   - Where LLVM tracks pressure, jitter never lets the random order choose
 //     a candidate that raises a pressure set, nor, in a region over a set's
-//     limit (LLVM's critical sets), one that changes any; it never reorders
-//     a function larger than JitterMaxFunctionSize (debug instructions not
-//     counted). Those ties and functions are scheduled as clang does.
+//     limit (LLVM's critical sets), one that changes any; where it does
+//     not, it leaves the regions inside loops alone; it never reorders a
+//     function larger than JitterMaxFunctionSize (debug instructions not
+//     counted). Those ties, regions and functions are scheduled as clang
+//     does. Loops depend on the CFG alone, so -g changes none of this.
 //   - Without sched in -fdiversify= there is no scope and clang's scheduler
 //     runs. At -O0 LLVM runs no machine scheduler, so sched has no effect.
 //
@@ -84,6 +88,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachinePassRegistry.h"
 #include "llvm/CodeGen/MachineScheduler.h"
 #include "llvm/CodeGen/MacroFusion.h"
@@ -104,6 +109,8 @@ STATISTIC(NumTies, "Heuristic ties decided by the random order (jitter)");
 STATISTIC(NumChoices, "Random picks among several ready nodes (random)");
 STATISTIC(NumKeptForPressure,
           "Ties left to LLVM's order because a candidate raises pressure");
+STATISTIC(NumKeptInLoops,
+          "Ties left to LLVM's order in small regions inside loops");
 STATISTIC(NumLargeFunctions, "Functions too large to reorder (jitter)");
 
 /// jitter leaves a function of more instructions than this to clang's
@@ -150,6 +157,8 @@ public:
 
   void initialize(ScheduleDAGMI *DAG) override {
     GenericScheduler::initialize(DAG);
+    InLoop = DAG->begin() != DAG->end() &&
+             Context->MLI->getLoopFor(DAG->begin()->getParent());
     Rank.resize(DAG->SUnits.size());
     std::iota(Rank.begin(), Rank.end(), 0u);
     if (Rank.size() > 1) {
@@ -167,6 +176,8 @@ private:
                        bool AnyChange) const;
 
   std::unique_ptr<RandomStream> Random;
+  /// Whether the region's block is inside a loop.
+  bool InLoop = false;
   /// A random rank for each node of the region, by NodeNum.
   SmallVector<unsigned, 64> Rank;
 };
@@ -213,6 +224,13 @@ bool JitterScheduler::tryCandidate(SchedCandidate &Cand,
   // would: a random pick that makes a value live earlier, or that delays
   // ending a live range where pressure is over the limit, lengthens live
   // ranges, and the allocator pays in reloads and callee-saved registers.
+  // Where LLVM does not track pressure (regions of a few instructions),
+  // nothing says what a pick costs; inside a loop, where it would cost on
+  // every iteration, LLVM's order stays.
+  if (!DAG->isTrackingPressure() && InLoop) {
+    ++NumKeptInLoops;
+    return GenericScheduler::tryCandidate(Cand, TryCand, Zone);
+  }
   if (DAG->isTrackingPressure()) {
     bool OverLimit = !DAG->getRegionCriticalPSets().empty();
     if (changesPressure(*Cand.SU, *Zone, OverLimit) ||
