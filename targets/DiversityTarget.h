@@ -4,9 +4,10 @@
 // steps and divtool's audit need sits behind this one class, one subclass an
 // architecture, in the manner of lld's TargetInfo: the no-op forms that are
 // safe to insert and the instructions that must stay first, the pairs the
-// cores fuse, the table of equivalent instructions, where the late passes
-// go, the trap byte of padding, and the gadget decoder. The transformations
-// never name an opcode, a register or an architecture.
+// cores fuse, the orders the frame lowering can save callee-saved registers
+// in, the table of equivalent instructions, where the late passes go, the
+// trap byte of padding, and the gadget decoder. The transformations never
+// name an opcode, a register or an architecture.
 //
 // Adding an architecture is one folder under targets/ with a subclass (see
 // targets/x86/X86DiversityTarget.cpp) and one row in the table of
@@ -22,7 +23,10 @@
 #ifndef DIVCC_TARGETS_DIVERSITYTARGET_H
 #define DIVCC_TARGETS_DIVERSITYTARGET_H
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
+#include "llvm/MC/MCRegister.h"
 #include "llvm/Pass.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -31,6 +35,7 @@
 #include <optional>
 
 namespace llvm {
+class MachineFunction;
 class MCInstrInfo;
 class MCRegisterInfo;
 class ScheduleDAGMutation;
@@ -41,6 +46,22 @@ namespace divcc {
 
 class GadgetTarget;
 class SubstitutionTarget;
+
+/// A set of orders of a callee-saved list, for the `saves` pass to draw
+/// one from: the runs in order, each one's registers shuffled (every order
+/// equally likely) or kept as they are, and, inside a run, a unit of
+/// registers that stay together in their order, put after UnitFirst, or
+/// UnitFirst plus a multiple of UnitStep, of the run's registers.
+struct CalleeSavedOrders {
+  struct Run {
+    llvm::SmallVector<llvm::MCPhysReg, 16> Registers;
+    bool Shuffle = false;
+    llvm::SmallVector<llvm::MCPhysReg, 2> Unit;
+    unsigned UnitFirst = 0;
+    unsigned UnitStep = 1;
+  };
+  llvm::SmallVector<Run, 4> Runs;
+};
 
 /// What padding that must never run needs to know about a target: the byte
 /// whose repetition decodes to trapping instructions (no gadget), and the GNU
@@ -93,10 +114,15 @@ public:
   /// own scheduler for the target adds it, or null if there are none.
   virtual std::unique_ptr<llvm::ScheduleDAGMutation>
   createMacroFusionMutation() const;
-  /// Whether the frame lowering saves and restores callee-saved registers
-  /// in whatever order the function's callee-saved list gives, one at a
-  /// time, so that any permutation of the list is as good as clang's.
-  virtual bool savesCalleeSavedInAnyOrder() const { return false; }
+  /// The orders of \p MF's callee-saved list \p List (the order in which
+  /// its frame lowering saves and restores them) that the frame lowering
+  /// takes as well as clang's: the same registers saved, with as many
+  /// instructions, and CFI to match. None to leave the list as it is.
+  virtual std::optional<CalleeSavedOrders>
+  calleeSavedOrders(llvm::MachineFunction &MF,
+                    llvm::ArrayRef<llvm::MCPhysReg> List) const {
+    return std::nullopt;
+  }
   /// Whether the target's pre-register-allocation scheduler clusters
   /// neighbouring loads and stores (LLVM's cluster mutations, which pair
   /// them up for ldp/stp).

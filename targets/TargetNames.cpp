@@ -46,6 +46,15 @@ MCRegister registerNamed(const TargetRegisterInfo &TRI, StringRef Target,
   notFound(Target, "register", Name);
 }
 
+const TargetRegisterClass &registerClassNamed(const TargetRegisterInfo &TRI,
+                                              StringRef Target,
+                                              StringRef Name) {
+  for (const TargetRegisterClass *RC : TRI.regclasses())
+    if (Name == TRI.getRegClassName(RC))
+      return *RC;
+  notFound(Target, "register class", Name);
+}
+
 unsigned featureNamed(const TargetSubtargetInfo &STI, StringRef Target,
                       StringRef Name) {
   for (const SubtargetFeatureKV &KV : STI.getAllProcessorFeatures())

@@ -1,11 +1,11 @@
 //===- TargetNames.h - Opcodes, registers and features looked up by name --===//
 //
-// The numbers of a target's opcodes, registers and subtarget features are
-// generated into headers that the installed LLVM does not ship, so divcc's
-// target files look each one up by its TableGen name, once per module (or
-// once per table). A name that is not found means the installed LLVM is not
-// the one divcc was written against: that is a fatal error naming the
-// target and the name, never a silent fallback.
+// The numbers of a target's opcodes, registers, register classes and
+// subtarget features are generated into headers that the installed LLVM does
+// not ship, so divcc's target files look each one up by its TableGen name,
+// once per module (or once per table). A name that is not found means the
+// installed LLVM is not the one divcc was written against: that is a fatal
+// error naming the target and the name, never a silent fallback.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +20,7 @@
 
 namespace llvm {
 class MCInstrInfo;
+class TargetRegisterClass;
 class TargetRegisterInfo;
 class TargetSubtargetInfo;
 } // namespace llvm
@@ -62,6 +63,11 @@ private:
 /// The physical register called \p Name, in any case ("rsp", "XZR").
 llvm::MCRegister registerNamed(const llvm::TargetRegisterInfo &TRI,
                                llvm::StringRef Target, llvm::StringRef Name);
+
+/// The register class called \p Name ("GPR64").
+const llvm::TargetRegisterClass &
+registerClassNamed(const llvm::TargetRegisterInfo &TRI, llvm::StringRef Target,
+                   llvm::StringRef Name);
 
 /// The bit index of the subtarget feature called \p Name ("macrofusion").
 unsigned featureNamed(const llvm::TargetSubtargetInfo &STI,

@@ -47,6 +47,41 @@
 // prologue as clang emits it, and keeps landing pads first whatever order a
 // future LLVM runs these passes in.
 //
+// The order of callee-saved saves (calleeSavedOrders, for `saves`).
+// AArch64FrameLowering takes the saved registers in the order of the
+// function's callee-saved list (X19..X28, LR, FP, D8..D15 for AAPCS) and
+// stores neighbours of the same class together with one stp (ldp in the
+// epilogues), filling the save area from the top; the CFI is emitted after
+// the stores from each register's slot, and FP is set to wherever the frame
+// record lands. With a frame record, pairing refuses any register before
+// LR, and the record is only found as the pair LR,FP: LR must come right
+// before FP, and they stay together as one unit. What may move, run by run
+// of the list:
+//
+//   - general-purpose registers among themselves, with the LR,FP unit put
+//     among the registers the function saves so that an even number of
+//     them follow it (anywhere when there is no frame record to keep
+//     whole): clang's order puts them all before it, so as many pair up,
+//     and one left over is stored alone right above the record, as in
+//     clang's. Those it does not save go first, then those whose saving
+//     the frame lowering decides itself (the scratch below; a base pointer,
+//     which is reserved), which come before the record as in clang's order,
+//     whether they are saved or not;
+//   - D registers among themselves (pairs form in any order);
+//   - nothing else: Q and SVE registers stay where they are.
+//
+// The saved set is the generic one (TargetFrameLowering::
+// determineCalleeSaves: the registers the function modifies) plus LR and FP
+// when it keeps a frame pointer; the frame lowering adds, for a large frame,
+// the last unused general-purpose register of the list as a scavenging
+// scratch, so clang's choice stays the last such register. Left alone:
+// Windows and Darwin, whose unwind formats want fixed pairs; the Win64
+// convention (FP before LR, X18 saved); Swift's async context, which
+// extends the frame record; functions that may switch SME's streaming mode,
+// which save VG right before LR, where it pairs like one more
+// general-purpose register; and minsize functions when
+// -homogeneous-prolog-epilog is on, which pair by list position.
+//
 // Opcodes and registers are looked up by name once.
 //
 //===----------------------------------------------------------------------===//
@@ -55,14 +90,23 @@
 #include "targets/TargetNames.h"
 #include "targets/aarch64/AArch64.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/BinaryFormat/ELF.h"
+#include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
 #include "llvm/CodeGen/Passes.h"
 #include "llvm/CodeGen/ScheduleDAGMutation.h"
+#include "llvm/CodeGen/TargetFrameLowering.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Target/TargetMachine.h"
 
 #include <array>
 #include <optional>
@@ -97,6 +141,75 @@ struct NopTable {
   std::array<unsigned, 4> ZeroRegisterForms;
   MCRegister XZR;
 };
+
+/// The registers and classes the callee-saved orders need.
+struct SaveTable {
+  explicit SaveTable(const TargetSubtargetInfo &STI)
+      : LR(registerNamed(*STI.getRegisterInfo(), Name, "lr")),
+        FP(registerNamed(*STI.getRegisterInfo(), Name, "fp")),
+        GPR64(registerClassNamed(*STI.getRegisterInfo(), Name, "GPR64")),
+        FPR64(registerClassNamed(*STI.getRegisterInfo(), Name, "FPR64")) {}
+
+  MCPhysReg LR, FP;
+  const TargetRegisterClass &GPR64, &FPR64;
+};
+
+/// Whether the function's frame record holds Swift's async context
+/// (an argument marked swiftasync, or llvm.swift.async.context.addr).
+bool hasSwiftAsyncContext(const Function &F) {
+  if (F.getAttributes().hasAttrSomewhere(Attribute::SwiftAsync))
+    return true;
+  const Function *Addr = F.getParent()->getFunction(
+      Intrinsic::getName(Intrinsic::swift_async_context_addr));
+  if (!Addr)
+    return false;
+  for (const User *U : Addr->users())
+    if (const auto *I = dyn_cast<Instruction>(U))
+      if (I->getFunction() == &F)
+        return true;
+  return false;
+}
+
+/// Whether \p Attrs hold one of SME's streaming-mode attributes
+/// (aarch64_pstate_sm_enabled, _body, _compatible).
+bool hasStreamingAttribute(AttributeSet Attrs) {
+  for (const Attribute &A : Attrs)
+    if (A.isStringAttribute() &&
+        A.getKindAsString().starts_with("aarch64_pstate_sm_"))
+      return true;
+  return false;
+}
+
+/// Whether \p F may switch streaming mode on entry or around a call, for
+/// which AArch64FrameLowering saves VG next to LR, where it pairs like a
+/// general-purpose register.
+bool mayChangeStreamingMode(const Function &F) {
+  if (hasStreamingAttribute(F.getAttributes().getFnAttrs()))
+    return true;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (const auto *Call = dyn_cast<CallBase>(&I)) {
+        if (hasStreamingAttribute(Call->getAttributes().getFnAttrs()))
+          return true;
+        if (const Function *Callee = Call->getCalledFunction())
+          if (hasStreamingAttribute(Callee->getAttributes().getFnAttrs()))
+            return true;
+      }
+  return false;
+}
+
+/// Whether AArch64FrameLowering may save \p F's registers with its
+/// homogeneous prologue and epilogue helpers (minsize, with the hidden
+/// -homogeneous-prolog-epilog), which pair registers by list position.
+bool mayUseHomogeneousPrologEpilog(const Function &F) {
+  if (!F.hasMinSize())
+    return false;
+  StringMap<cl::Option *> &Options = cl::getRegisteredOptions();
+  auto It = Options.find("homogeneous-prolog-epilog");
+  if (It == Options.end())
+    return true; // cannot tell
+  return static_cast<cl::opt<bool> *>(It->second)->getValue();
+}
 
 class AArch64DiversityTarget final : public DiversityTarget {
 public:
@@ -141,6 +254,10 @@ public:
   }
   bool clustersMemoryOperations() const override { return true; }
 
+  std::optional<CalleeSavedOrders>
+  calleeSavedOrders(MachineFunction &MF,
+                    ArrayRef<MCPhysReg> List) const override;
+
   // Branch relaxation measures code size: the late passes run before it.
   AnalysisID lateMachinePassAnchor() const override {
     return &MachineSanitizerBinaryMetadataID;
@@ -178,7 +295,116 @@ public:
 
 private:
   LazyTable<NopTable> Nops;
+  LazyTable<SaveTable> Saves;
 };
+
+std::optional<CalleeSavedOrders>
+AArch64DiversityTarget::calleeSavedOrders(MachineFunction &MF,
+                                          ArrayRef<MCPhysReg> List) const {
+  const Function &F = MF.getFunction();
+  const Triple &TT = MF.getTarget().getTargetTriple();
+  if (!TT.isOSBinFormatELF() || TT.isOSWindows() ||
+      F.getCallingConv() == CallingConv::Win64 || hasSwiftAsyncContext(F) ||
+      mayUseHomogeneousPrologEpilog(F) || mayChangeStreamingMode(F))
+    return std::nullopt;
+  const TargetSubtargetInfo &STI = MF.getSubtarget();
+  const SaveTable &T = Saves.get(STI);
+  const TargetRegisterInfo &TRI = *STI.getRegisterInfo();
+  const TargetFrameLowering &TFI = *STI.getFrameLowering();
+
+  // The registers the frame lowering will save, as it decides: the
+  // generic set, then LR and FP for a frame record.
+  BitVector Modified;
+  TFI.TargetFrameLowering::determineCalleeSaves(MF, Modified, nullptr);
+  BitVector Reserved = TRI.getReservedRegs(MF);
+  bool FrameRecord = TFI.hasFP(MF);
+  auto isSaved = [&](MCPhysReg Reg) {
+    return Modified.test(Reg) || (FrameRecord && (Reg == T.LR || Reg == T.FP));
+  };
+  // The register a large frame saves as a scavenging scratch: the last
+  // general-purpose one of the list that is neither modified nor reserved.
+  MCPhysReg Scratch = 0;
+  for (MCPhysReg Reg : List)
+    if (T.GPR64.contains(Reg) && !Modified.test(Reg) && !Reserved.test(Reg))
+      Scratch = Reg;
+
+  CalleeSavedOrders Orders;
+  auto keep = [&](ArrayRef<MCPhysReg> Regs) {
+    if (Regs.empty())
+      return;
+    if (Orders.Runs.empty() || Orders.Runs.back().Shuffle ||
+        !Orders.Runs.back().Unit.empty())
+      Orders.Runs.emplace_back();
+    Orders.Runs.back().Registers.append(Regs.begin(), Regs.end());
+  };
+  // The class of a register: general-purpose, D, or another (Q, SVE).
+  auto classOf = [&](MCPhysReg Reg) -> const TargetRegisterClass * {
+    return T.GPR64.contains(Reg)   ? &T.GPR64
+           : T.FPR64.contains(Reg) ? &T.FPR64
+                                   : nullptr;
+  };
+  for (size_t I = 0; I != List.size();) {
+    // One run of the list: registers of one class.
+    const TargetRegisterClass *Class = classOf(List[I]);
+    size_t End = I + 1;
+    while (End != List.size() && classOf(List[End]) == Class)
+      ++End;
+    ArrayRef<MCPhysReg> Run = List.slice(I, End - I);
+    I = End;
+    if (Class == &T.FPR64) {
+      Orders.Runs.emplace_back();
+      Orders.Runs.back().Registers.assign(Run.begin(), Run.end());
+      Orders.Runs.back().Shuffle = true;
+      continue;
+    }
+    if (!Class) {
+      keep(Run);
+      continue;
+    }
+    // General-purpose registers: first those the function does not save,
+    // then those whose saving the frame lowering decides itself, then the
+    // saved ones with the frame record.
+    SmallVector<MCPhysReg, 16> Unsaved, Undecided, Saved, Unit;
+    for (size_t J = 0; J != Run.size(); ++J) {
+      MCPhysReg Reg = Run[J];
+      if (Reg == T.LR || Reg == T.FP) {
+        // LR right before FP, as AArch64FrameLowering pairs them.
+        if (Reg != T.LR || J + 1 == Run.size() || Run[J + 1] != T.FP)
+          return std::nullopt;
+        Unit.push_back(T.LR);
+        Unit.push_back(T.FP);
+        ++J;
+      } else if (Reserved.test(Reg)) {
+        Undecided.push_back(Reg); // a base pointer is saved
+      } else if (Reg == Scratch) {
+        continue; // last of the candidates
+      } else if (isSaved(Reg)) {
+        Saved.push_back(Reg);
+      } else {
+        Unsaved.push_back(Reg);
+      }
+    }
+    if (is_contained(Run, Scratch) && !is_contained(Unit, Scratch))
+      Undecided.push_back(Scratch);
+    keep(Unsaved);
+    keep(Undecided);
+    Orders.Runs.emplace_back();
+    CalleeSavedOrders::Run &Shuffled = Orders.Runs.back();
+    Shuffled.Registers = Saved;
+    Shuffled.Shuffle = true;
+    Shuffled.Unit.assign(Unit.begin(), Unit.end());
+    // With a frame record, as many saved registers after it as make pairs:
+    // the others, and the undecided ones if saved, come before it, where
+    // clang's order puts them all, so the same number is left unpaired,
+    // right above the record, as in clang's. Without one, LR and FP pair
+    // like any other register.
+    if (FrameRecord) {
+      Shuffled.UnitStep = 2;
+      Shuffled.UnitFirst = Saved.size() % 2;
+    }
+  }
+  return Orders;
+}
 
 } // namespace
 

@@ -174,8 +174,16 @@ public:
   // X86FrameLowering pushes the general-purpose registers of the list one
   // by one (the frame pointer always first, apart from the list) and pops
   // them in reverse; XMM registers (Win64, interrupt handlers) get slots of
-  // their own.
-  bool savesCalleeSavedInAnyOrder() const override { return true; }
+  // their own. Any order of the whole list will do.
+  std::optional<CalleeSavedOrders>
+  calleeSavedOrders(MachineFunction &,
+                    ArrayRef<MCPhysReg> List) const override {
+    CalleeSavedOrders Orders;
+    Orders.Runs.emplace_back();
+    Orders.Runs.back().Registers.assign(List.begin(), List.end());
+    Orders.Runs.back().Shuffle = true;
+    return Orders;
+  }
 
   // x86's assembler relaxes branches itself: the late passes run last.
 
