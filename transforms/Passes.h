@@ -59,7 +59,8 @@ llvm::FunctionPass *createTrapGapPass(const GapOptions &Options,
 
 /// Late machine pass (after substitution, before NOP insertion): prefixes
 /// that change nothing but an instruction's length.
-llvm::FunctionPass *createRedundantPrefixPass(StreamSource Streams);
+llvm::FunctionPass *createRedundantPrefixPass(const PrefixOptions &Options,
+                                              StreamSource Streams);
 
 /// Machine pass right before prologue and epilogue insertion: the order in
 /// which callee-saved registers are saved and restored.

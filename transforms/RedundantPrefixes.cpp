@@ -22,8 +22,9 @@
 //     call or a return, where a segment prefix means a branch hint or
 //     "notrack"); the opcode and every other operand stay as they were;
 //   - no instruction is added, removed or reordered;
-//   - each function draws from its own stream, one draw per accepted
-//     instruction in layout order; debug instructions are never accepted,
+//   - each function draws from its own stream, one chance per accepted
+//     instruction in layout order (-fdiversify-prefix-probability, 0.35 by
+//     default) and one form for each prefixed one; debug instructions are never accepted,
 //     so -g changes no draw;
 //   - functions that must keep their exact code (mustKeepExactCode) and
 //     functions that -fdiversify-skip/-only turn off are left alone.
@@ -52,13 +53,16 @@ namespace {
 class RedundantPrefixes : public DiversityMachinePass {
 public:
   static char ID;
-  explicit RedundantPrefixes(StreamSource Streams)
-      : DiversityMachinePass(ID, Transformation::Prefixes, std::move(Streams)) {
-  }
+  RedundantPrefixes(const PrefixOptions &Options, StreamSource Streams)
+      : DiversityMachinePass(ID, Transformation::Prefixes, std::move(Streams)),
+        Options(Options) {}
 
   StringRef getPassName() const override { return "divcc redundant prefixes"; }
 
   bool runOnMachineFunction(MachineFunction &MF) override;
+
+private:
+  PrefixOptions Options;
 };
 
 char RedundantPrefixes::ID = 0;
@@ -73,7 +77,7 @@ bool RedundantPrefixes::runOnMachineFunction(MachineFunction &MF) {
   if (Forms == 0)
     return false;
 
-  // Each accepted instruction: no prefix with probability 1/2, else one of
+  // Each accepted instruction: a prefix with the options' chance, one of
   // the forms, uniformly.
   bool Changed = false;
   for (MachineBasicBlock &MBB : MF)
@@ -81,10 +85,9 @@ bool RedundantPrefixes::runOnMachineFunction(MachineFunction &MF) {
       if (!Target.acceptsRedundantPrefix(MI))
         continue;
       ++NumAccepted;
-      uint64_t Draw = Random.below(2 * Forms);
-      if (Draw >= Forms)
+      if (!Random.chance(Options.Chance))
         continue;
-      Target.addRedundantPrefix(MI, unsigned(Draw));
+      Target.addRedundantPrefix(MI, unsigned(Random.below(Forms)));
       ++NumPrefixed;
       Changed = true;
     }
@@ -93,8 +96,9 @@ bool RedundantPrefixes::runOnMachineFunction(MachineFunction &MF) {
 
 } // namespace
 
-FunctionPass *createRedundantPrefixPass(StreamSource Streams) {
-  return new RedundantPrefixes(std::move(Streams));
+FunctionPass *createRedundantPrefixPass(const PrefixOptions &Options,
+                                       StreamSource Streams) {
+  return new RedundantPrefixes(Options, std::move(Streams));
 }
 
 } // namespace divcc

@@ -15,15 +15,32 @@
 // RUN: %t/two 9 | diff %t/clang.out -
 // RUN: %t/mixed 9 | diff %t/clang.out -
 //
-// Only prefixes differ from clang-19's instructions, all four segments
-// are drawn, and only loads and stores have them.
+// Only prefixes differ from clang-19's instructions and only loads and
+// stores have them: some of them by default (a chance of 0.35 each), all
+// of them at -fdiversify-prefix-probability=1, with all four segments
+// drawn, and none at 0, where the code is clang's.
 // RUN: %clang -O2 -fno-pic -c %s -o %t/clang.o
 // RUN: %divcc -O2 -fno-pic -c -fdiversify=prefixes -frandom-seed=1 %s -o %t/one.o
 // RUN: python3 %S/Inputs/prefix_sites.py %t/one.o %t/clang.o | %FileCheck %s
-// CHECK:      prefixed: {{[1-9][0-9]+}}
-// CHECK-NEXT: segments: es cs ss ds
-// CHECK-NEXT: not a load or store: 0
+// CHECK:      prefixed: {{[1-9][0-9]*}}
+// CHECK-NEXT: loads and stores without one: {{[1-9][0-9]*}}
+// CHECK:      not a load or store: 0
 // CHECK-NEXT: same instructions as clang: yes
+// RUN: %divcc -O2 -fno-pic -c -fdiversify=prefixes -fdiversify-prefix-probability=1 -frandom-seed=1 -mllvm -verify-machineinstrs %s -o %t/all.o
+// RUN: python3 %S/Inputs/prefix_sites.py %t/all.o %t/clang.o | %FileCheck %s --check-prefix=ALL
+// ALL:      prefixed: {{[1-9][0-9]+}}
+// ALL-NEXT: loads and stores without one: 0
+// ALL-NEXT: segments: es cs ss ds
+// ALL-NEXT: not a load or store: 0
+// ALL-NEXT: same instructions as clang: yes
+// RUN: %divcc -O2 -fno-pic -no-pie -fdiversify=prefixes -fdiversify-prefix-probability=1 -frandom-seed=1 %s -o %t/all
+// RUN: %t/all 9 | diff %t/clang.out -
+// RUN: %divcc -O2 -fno-pic -c -fdiversify=prefixes -fdiversify-prefix-probability=0 -frandom-seed=1 %s -o %t/zero.o
+// RUN: llvm-objcopy-19 -O binary --only-section=.text %t/clang.o %t/clang.text
+// RUN: llvm-objcopy-19 -O binary --only-section=.text %t/zero.o %t/zero.text
+// RUN: cmp %t/clang.text %t/zero.text
+// RUN: not %divcc -O2 -c -fdiversify=prefixes -fdiversify-prefix-probability=1.5 -frandom-seed=1 %s -o %t/bad.o 2>&1 | %FileCheck %s --check-prefix=BAD
+// BAD: -fdiversify-prefix-probability=
 // RUN: python3 %S/Inputs/prefix_sites.py %t/mixed | %FileCheck %s --check-prefix=MIXED
 // MIXED: not a load or store: 0
 //

@@ -6,7 +6,8 @@ Disassembles OBJECT's code with llvm-objdump and prints how many
 instructions name ES, CS, SS or DS (alignment NOPs aside: LLVM pads with
 "nopw %cs:..."), which of the four appear, and how many of those
 instructions are not plain loads or stores: a branch, a call, a return or
-an lea, where a segment prefix would mean something else or nothing.
+an lea, where a segment prefix would mean something else or nothing,
+and how many loads and stores have none (those through %fs aside).
 With CLANG_OBJECT, also whether both have the same instructions once the
 prefixes, the NOPs and the addresses branches print are taken out."""
 import re
@@ -42,7 +43,11 @@ code = instructions(sys.argv[1])
 prefixed = [i for i in code if SEGMENT.search(i)]
 wrong = [i for i in prefixed
          if i.startswith(("j", "call", "ret", "lea")) or "(" not in i]
+unprefixed = [i for i in code
+              if "(" in i and not SEGMENT.search(i) and "%fs:" not in i
+              and not i.startswith(("j", "call", "ret", "lea"))]
 print("prefixed:", len(prefixed))
+print("loads and stores without one:", len(unprefixed))
 print("segments:", " ".join(s for s in ("es", "cs", "ss", "ds")
                             if any("%" + s + ":" in i for i in prefixed)))
 print("not a load or store:", len(wrong))
