@@ -141,14 +141,21 @@ public:
 
   /// How many prefixes addRedundantPrefix() can give an instruction, 0 on
   /// architectures without prefixes that change nothing (fixed-length
-  /// encodings).
+  /// encodings). A prefix is what makes an instruction longer without
+  /// changing what it does: on x86-64 a segment override, on RISC-V with C
+  /// the four-byte form of an instruction that has a two-byte one.
   virtual unsigned redundantPrefixCount() const { return 0; }
-  /// Whether \p MI can take a prefix that changes nothing it does.
+  /// The chance of a prefix, from 0 to 1, unless
+  /// -fdiversify-prefix-probability says otherwise.
+  virtual double defaultPrefixProbability() const { return 0; }
+  /// Whether \p MI can take a prefix that changes nothing it does (on
+  /// RISC-V: be written in its full, four-byte encoding).
   virtual bool acceptsRedundantPrefix(const llvm::MachineInstr &MI) const {
     return false;
   }
   /// Gives \p MI, which acceptsRedundantPrefix(), prefix \p Form
-  /// (< redundantPrefixCount()).
+  /// (< redundantPrefixCount()); the target may replace \p MI by another
+  /// instruction in its place.
   virtual void addRedundantPrefix(llvm::MachineInstr &MI, unsigned Form) const {
   }
 

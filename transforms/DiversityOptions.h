@@ -52,15 +52,19 @@ struct GapOptions {
 /// turns the fall-throughs it breaks into jumps.
 enum class BlockShuffleMode { Chains, All };
 
-/// prefixes: -fdiversify-prefix-probability=P, the chance that a memory
-/// access takes a redundant prefix. Each prefix is a byte of `.text`; a
-/// function rarely has fewer than a few accesses before its last return,
-/// so a lower chance still moves most of the code after them (speedtest1,
-/// default set: `.text` 1.059x clang's and 3.5% relative survival at 1/2,
-/// 1.048x and 3.7% at 0.35, 1.022x and 7.8% without prefixes; see
-/// docs/performance.md).
+/// prefixes: -fdiversify-prefix-probability=P, the chance that an
+/// instruction the target accepts gets a redundant prefix (a longer
+/// encoding); without it, the target's default
+/// (DiversityTarget::defaultPrefixProbability). Each prefix is a byte of
+/// `.text` on x86-64, two on RISC-V; a function rarely has few accepted
+/// instructions before its last return, so a low chance still moves most
+/// of the code after them. x86-64, 0.35 (speedtest1, default set: `.text`
+/// 1.059x clang's and 3.5% relative survival at 1/2, 1.048x and 3.7% at
+/// 0.35, 1.022x and 7.8% without prefixes); RISC-V, 0.2 (a C++ corpus
+/// program: 29% relative survival without, 10% at 0.1, 4.7% at 0.2, for
+/// 2.5 and 5 points of `.text`). See docs/performance.md.
 struct PrefixOptions {
-  Probability Chance = Probability::fromFraction(0.35);
+  std::optional<Probability> Chance;
 };
 
 /// sched: -fdiversify-sched=jitter|random.

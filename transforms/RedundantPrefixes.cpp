@@ -78,14 +78,17 @@ bool RedundantPrefixes::runOnMachineFunction(MachineFunction &MF) {
     return false;
 
   // Each accepted instruction: a prefix with the options' chance, one of
-  // the forms, uniformly.
+  // the forms, uniformly. The target may replace the instruction.
+  Probability Chance =
+      Options.Chance.value_or(
+          Probability::fromFraction(Target.defaultPrefixProbability()));
   bool Changed = false;
   for (MachineBasicBlock &MBB : MF)
-    for (MachineInstr &MI : MBB.instrs()) {
+    for (MachineInstr &MI : make_early_inc_range(MBB.instrs())) {
       if (!Target.acceptsRedundantPrefix(MI))
         continue;
       ++NumAccepted;
-      if (!Random.chance(Options.Chance))
+      if (!Random.chance(Chance))
         continue;
       Target.addRedundantPrefix(MI, unsigned(Random.below(Forms)));
       ++NumPrefixed;

@@ -33,6 +33,22 @@
 // its pair. A NOP measured as four bytes may be emitted as c.nop: branch
 // relaxation errs on the safe side.
 //
+// Full encodings (the `prefixes` hooks). With C, LLVM's assembly printer
+// emits every instruction that has a two-byte form in that form (c.li,
+// c.addi, c.ld, c.sd, c.add, ...); the four-byte form of the same
+// instruction does the same thing, two bytes longer, so that everything
+// after it in the function moves, as a redundant prefix does on x86-64.
+// The printer compresses whatever it can, so the full form is written as
+// the ISA's generic instruction of the same format and fields (the
+// `.insn` directive's instructions InsnI, InsnR, InsnI_Mem, InsnS, InsnU),
+// which it has no two-byte form for: same bytes as the uncompressed
+// instruction, and four bytes to branch relaxation, which runs after. Only
+// instructions LLVM would compress are accepted (getInstSizeInBytes is 2),
+// from a table of their opcodes and fields, and never a copy (`mv`,
+// `addi rd, rs, 0`): the copy propagation pass that runs after divcc's late
+// passes sees copies by opcode, and must find clang's. The `.insn` forms
+// claim side effects, so that nothing after them moves them.
+//
 // Traps: c.unimp (0000) twice, four bytes, where C is available; unimp
 // (c0001073) otherwise. All-zero bytes are an illegal instruction at every
 // two-byte offset, which is what trap padding between sections is made of.
@@ -43,6 +59,7 @@
 #include "targets/TargetNames.h"
 #include "targets/riscv/RISCV.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
 #include "llvm/CodeGen/Passes.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
@@ -78,6 +95,63 @@ struct NopTable {
   unsigned Compressed;
 };
 
+/// How the full form of a compressible instruction is written: its format
+/// (the `.insn` instruction to write it with) and fixed fields.
+struct FullForm {
+  enum Format { I, IShift, IArithmeticShift, R, Load, Store, U };
+  Format Kind;
+  unsigned Major;     // opcode, bits 6:0
+  unsigned Funct3 = 0;
+  unsigned Funct7 = 0; // R: bits 31:25
+  // R: whether rs1 and rs2 may be swapped. c.add rd, rs stands for
+  // add rd, rd, rs, and LLVM compresses add rd, rs, rd to it too: the full
+  // form must then be written with the operands swapped, as the two-byte
+  // one reads.
+  bool Commutes = false;
+};
+
+/// The compressible instructions of RV64GC that divcc writes in full, and
+/// the `.insn` instructions it writes them with.
+struct FullFormTable {
+  explicit FullFormTable(const TargetSubtargetInfo &STI)
+      : TII(*STI.getInstrInfo()), InsnI(opcodeNamed(TII, Name, "InsnI")),
+        InsnR(opcodeNamed(TII, Name, "InsnR")),
+        InsnLoad(opcodeNamed(TII, Name, "InsnI_Mem")),
+        InsnStore(opcodeNamed(TII, Name, "InsnS")),
+        InsnU(opcodeNamed(TII, Name, "InsnU")),
+        Compressed(featureNamed(STI, Name, "c")) {
+    const std::pair<StringRef, FullForm> Rows[] = {
+        {"ADDI", {FullForm::I, 0x13, 0}},
+        {"ADDIW", {FullForm::I, 0x1b, 0}},
+        {"ANDI", {FullForm::I, 0x13, 7}},
+        {"SLLI", {FullForm::IShift, 0x13, 1}},
+        {"SRLI", {FullForm::IShift, 0x13, 5}},
+        {"SRAI", {FullForm::IArithmeticShift, 0x13, 5}},
+        {"ADD", {FullForm::R, 0x33, 0, 0x00, true}},
+        {"SUB", {FullForm::R, 0x33, 0, 0x20}},
+        {"XOR", {FullForm::R, 0x33, 4, 0x00, true}},
+        {"OR", {FullForm::R, 0x33, 6, 0x00, true}},
+        {"AND", {FullForm::R, 0x33, 7, 0x00, true}},
+        {"ADDW", {FullForm::R, 0x3b, 0, 0x00, true}},
+        {"SUBW", {FullForm::R, 0x3b, 0, 0x20}},
+        {"LW", {FullForm::Load, 0x03, 2}},
+        {"LD", {FullForm::Load, 0x03, 3}},
+        {"FLD", {FullForm::Load, 0x07, 3}},
+        {"SW", {FullForm::Store, 0x23, 2}},
+        {"SD", {FullForm::Store, 0x23, 3}},
+        {"FSD", {FullForm::Store, 0x27, 3}},
+        {"LUI", {FullForm::U, 0x37}},
+    };
+    for (const auto &[Opcode, Form] : Rows)
+      Forms.try_emplace(opcodeNamed(TII, Name, Opcode), Form);
+  }
+
+  const TargetInstrInfo &TII;
+  unsigned InsnI, InsnR, InsnLoad, InsnStore, InsnU;
+  unsigned Compressed;
+  DenseMap<unsigned, FullForm> Forms;
+};
+
 class RISCVDiversityTarget final : public DiversityTarget {
 public:
   unsigned nopFormCount() const override {
@@ -91,6 +165,72 @@ public:
       llvm_unreachable("no such RISC-V NOP form");
     DebugLoc DL = I != MBB.instr_end() ? I->getDebugLoc() : DebugLoc();
     BuildMI(MBB, I, DL, T.TII.get(T.Forms[Form]), T.X0).addReg(T.X0).addImm(0);
+  }
+
+  // Full encodings of compressible instructions (see the top of the file).
+  unsigned redundantPrefixCount() const override { return 1; }
+  double defaultPrefixProbability() const override { return 0.2; }
+
+  bool acceptsRedundantPrefix(const MachineInstr &MI) const override {
+    const TargetSubtargetInfo &STI = MI.getMF()->getSubtarget();
+    const FullFormTable &T = FullForms.get(STI);
+    if (!STI.getFeatureBits()[T.Compressed] || MI.isBundled() ||
+        !T.Forms.contains(MI.getOpcode()) || T.TII.isCopyInstr(MI))
+      return false;
+    for (const MachineOperand &MO : MI.explicit_operands())
+      if (!MO.isReg() && !MO.isImm())
+        return false;
+    return T.TII.getInstSizeInBytes(MI) == 2;
+  }
+
+  void addRedundantPrefix(MachineInstr &MI, unsigned) const override {
+    const FullFormTable &T = FullForms.get(MI.getMF()->getSubtarget());
+    const FullForm &F = T.Forms.find(MI.getOpcode())->second;
+    auto Op = [&](unsigned I) -> const MachineOperand & {
+      return MI.getOperand(I);
+    };
+    MachineBasicBlock &MBB = *MI.getParent();
+    MachineInstrBuilder B;
+    switch (F.Kind) {
+    case FullForm::I:
+    case FullForm::IShift:
+    case FullForm::IArithmeticShift: {
+      int64_t Imm = Op(2).getImm();
+      if (F.Kind == FullForm::IArithmeticShift)
+        Imm |= 0x400; // funct6 0b010000 above the shift amount
+      B = BuildMI(MBB, MI, MI.getDebugLoc(), T.TII.get(T.InsnI))
+              .add(Op(0)).addImm(F.Major).addImm(F.Funct3).add(Op(1))
+              .addImm(Imm);
+      break;
+    }
+    case FullForm::R: {
+      bool Swap = F.Commutes && Op(0).getReg() == Op(2).getReg() &&
+                  Op(0).getReg() != Op(1).getReg();
+      B = BuildMI(MBB, MI, MI.getDebugLoc(), T.TII.get(T.InsnR))
+              .add(Op(0)).addImm(F.Major).addImm(F.Funct3).addImm(F.Funct7)
+              .add(Op(Swap ? 2 : 1)).add(Op(Swap ? 1 : 2));
+      break;
+    }
+    case FullForm::Load:
+      B = BuildMI(MBB, MI, MI.getDebugLoc(), T.TII.get(T.InsnLoad))
+              .add(Op(0)).addImm(F.Major).addImm(F.Funct3).add(Op(1))
+              .add(Op(2));
+      break;
+    case FullForm::Store:
+      B = BuildMI(MBB, MI, MI.getDebugLoc(), T.TII.get(T.InsnStore))
+              .addImm(F.Major).addImm(F.Funct3).add(Op(0)).add(Op(1))
+              .add(Op(2));
+      break;
+    case FullForm::U:
+      B = BuildMI(MBB, MI, MI.getDebugLoc(), T.TII.get(T.InsnU))
+              .add(Op(0)).addImm(F.Major).add(Op(1));
+      break;
+    }
+    for (const MachineOperand &MO : MI.implicit_operands())
+      B.add(MO);
+    B.setMIFlags(MI.getFlags());
+    B.cloneMemRefs(MI);
+    MI.eraseFromParent();
   }
 
   // No landing pads in LLVM 19's RISC-V code (Zicfilp comes later).
@@ -126,6 +266,7 @@ public:
 
 private:
   LazyTable<NopTable> Nops;
+  LazyTable<FullFormTable> FullForms;
 };
 
 } // namespace

@@ -157,6 +157,7 @@ public:
   // access does. Only ordinary loads and stores take them: on a branch the
   // same bytes are a hint, on an indirect one "notrack".
   unsigned redundantPrefixCount() const override { return 4; }
+  double defaultPrefixProbability() const override { return 0.35; }
 
   bool acceptsRedundantPrefix(const MachineInstr &MI) const override {
     if (MI.isBundled() || MI.isInlineAsm() || MI.isMetaInstruction() ||
