@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CodeGen.h"
+#include "codegen/BackendDiagnostics.h"
 #include "codegen/ClangTargetOptions.h"
 #include "support/AtomicOutput.h"
 #include "support/Diagnostics.h"
@@ -45,8 +46,6 @@
 #include "llvm/CodeGen/Passes.h"
 #include "llvm/CodeGen/TargetPassConfig.h"
 #include "llvm/Frontend/Driver/CodeGenOptions.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -68,78 +67,6 @@ namespace divcc {
 StringRef clangExecutable() { return DIVCC_CLANG_EXECUTABLE; }
 
 namespace {
-
-/// Prints LLVM's back-end diagnostics (inline assembly errors, stack-size
-/// warnings) the way the driver prints its own, and remembers errors.
-/// Optimization remarks of the code generator's passes (the register
-/// allocator's spill counts, for one) are printed as clang prints them,
-/// with the -R option that asked for them, when that option's pattern
-/// names the pass.
-struct BackendDiagnostics : DiagnosticHandler {
-  explicit BackendDiagnostics(const PipelineOptions &Pipeline)
-      : Passed(Pipeline.PassedRemarks), Missed(Pipeline.MissedRemarks),
-        Analysis(Pipeline.AnalysisRemarks) {}
-
-  bool HadError = false;
-
-  bool isAnalysisRemarkEnabled(StringRef PassName) const override {
-    return Analysis ? Analysis->match(PassName)
-                    : DiagnosticHandler::isAnalysisRemarkEnabled(PassName);
-  }
-  bool isMissedOptRemarkEnabled(StringRef PassName) const override {
-    return Missed ? Missed->match(PassName)
-                  : DiagnosticHandler::isMissedOptRemarkEnabled(PassName);
-  }
-  bool isPassedOptRemarkEnabled(StringRef PassName) const override {
-    return Passed ? Passed->match(PassName)
-                  : DiagnosticHandler::isPassedOptRemarkEnabled(PassName);
-  }
-  bool isAnyRemarkEnabled() const override {
-    return Passed || Missed || Analysis ||
-           DiagnosticHandler::isAnyRemarkEnabled();
-  }
-
-  bool handleDiagnostics(const DiagnosticInfo &DI) override {
-    const char *Kind = "error";
-    switch (DI.getSeverity()) {
-    case DS_Error:
-      HadError = true;
-      break;
-    case DS_Warning:
-      Kind = "warning";
-      break;
-    case DS_Remark:
-      printRemark(DI);
-      return true;
-    case DS_Note:
-      return true;
-    }
-    errs() << programName() << ": " << Kind << ": ";
-    DiagnosticPrinterRawOStream DP(errs());
-    DI.print(DP);
-    errs() << '\n';
-    return true;
-  }
-
-private:
-  /// "FILE:LINE:COL: remark: MESSAGE [-Rpass-missed=PASS]", as clang's
-  /// first line of the same remark (LLVM reports it only when enabled).
-  void printRemark(const DiagnosticInfo &DI) const {
-    const auto *Remark = dyn_cast<DiagnosticInfoOptimizationBase>(&DI);
-    if (!Remark || !Remark->isEnabled())
-      return;
-    const char *Option = "-Rpass";
-    if (Remark->isMissed())
-      Option = "-Rpass-missed";
-    else if (Remark->getKind() == DK_OptimizationRemarkAnalysis ||
-             Remark->getKind() == DK_MachineOptimizationRemarkAnalysis)
-      Option = "-Rpass-analysis";
-    errs() << Remark->getLocationStr() << ": remark: " << Remark->getMsg()
-           << " [" << Option << '=' << Remark->getPassName() << "]\n";
-  }
-
-  std::shared_ptr<Regex> Passed, Missed, Analysis;
-};
 
 /// Sets LLVM's global options the way clang's cc1 does: its -mllvm
 /// arguments, -debug-pass and -limit-float-precision. Options may have been
@@ -367,7 +294,7 @@ Error emitModule(Module &M, TargetMachine &TM, const PipelineOptions &Pipeline,
     }
     PM.run(M);
   }
-  if (Handler.HadError)
+  if (Handler.hadError())
     return alreadyReportedError();
 
   // Write errors, a full disk among them, surface here: name the file.

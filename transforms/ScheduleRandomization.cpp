@@ -174,6 +174,8 @@ protected:
 private:
   bool changesPressure(const SUnit &SU, const SchedBoundary &Zone,
                        bool AnyChange) const;
+  bool keepsLLVMOrder(const SUnit &A, const SUnit &B,
+                      const SchedBoundary &Zone) const;
 
   std::unique_ptr<RandomStream> Random;
   /// Whether the region's block is inside a loop.
@@ -200,6 +202,30 @@ bool JitterScheduler::changesPressure(const SUnit &SU,
   return false;
 }
 
+/// Whether a tie between \p A and \p B must go LLVM's way. Random picks
+/// only between candidates that keep register pressure as LLVM's order
+/// would: a pick that makes a value live earlier, or that delays ending a
+/// live range where pressure is over the limit, lengthens live ranges, and
+/// the allocator pays in reloads and callee-saved registers. Where LLVM
+/// does not track pressure (regions of a few instructions), nothing says
+/// what a pick costs; inside a loop, where it would cost on every
+/// iteration, LLVM's order stays.
+bool JitterScheduler::keepsLLVMOrder(const SUnit &A, const SUnit &B,
+                                     const SchedBoundary &Zone) const {
+  if (!DAG->isTrackingPressure()) {
+    if (InLoop)
+      ++NumKeptInLoops;
+    return InLoop;
+  }
+  bool OverLimit = !DAG->getRegionCriticalPSets().empty();
+  if (changesPressure(A, Zone, OverLimit) ||
+      changesPressure(B, Zone, OverLimit)) {
+    ++NumKeptForPressure;
+    return true;
+  }
+  return false;
+}
+
 bool JitterScheduler::tryCandidate(SchedCandidate &Cand,
                                    SchedCandidate &TryCand,
                                    SchedBoundary *Zone) const {
@@ -220,25 +246,8 @@ bool JitterScheduler::tryCandidate(SchedCandidate &Cand,
   if (!Tie)
     return GenericScheduler::tryCandidate(Cand, TryCand, Zone);
 
-  // Only between candidates that keep register pressure as LLVM's order
-  // would: a random pick that makes a value live earlier, or that delays
-  // ending a live range where pressure is over the limit, lengthens live
-  // ranges, and the allocator pays in reloads and callee-saved registers.
-  // Where LLVM does not track pressure (regions of a few instructions),
-  // nothing says what a pick costs; inside a loop, where it would cost on
-  // every iteration, LLVM's order stays.
-  if (!DAG->isTrackingPressure() && InLoop) {
-    ++NumKeptInLoops;
+  if (keepsLLVMOrder(*Cand.SU, *TryCand.SU, *Zone))
     return GenericScheduler::tryCandidate(Cand, TryCand, Zone);
-  }
-  if (DAG->isTrackingPressure()) {
-    bool OverLimit = !DAG->getRegionCriticalPSets().empty();
-    if (changesPressure(*Cand.SU, *Zone, OverLimit) ||
-        changesPressure(*TryCand.SU, *Zone, OverLimit)) {
-      ++NumKeptForPressure;
-      return GenericScheduler::tryCandidate(Cand, TryCand, Zone);
-    }
-  }
 
   ++NumTies;
   // As LLVM does with the original order: the top zone takes the earlier

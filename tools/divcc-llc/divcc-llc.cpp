@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "codegen/BackendDiagnostics.h"
 #include "codegen/CodeGen.h"
 #include "random/RandomStream.h"
 #include "random/SecretSeed.h"
@@ -45,8 +46,6 @@
 #include "llvm/CodeGen/MachineModuleInfo.h"
 #include "llvm/CodeGen/Passes.h"
 #include "llvm/CodeGen/TargetPassConfig.h"
-#include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/IRPrintingPasses.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -115,23 +114,6 @@ static int error(const Twine &Message) {
 }
 
 namespace {
-
-/// Remembers whether LLVM reported an error while the passes ran.
-struct ErrorCountingHandler : DiagnosticHandler {
-  bool HadError = false;
-  bool handleDiagnostics(const DiagnosticInfo &DI) override {
-    if (DI.getSeverity() == DS_Remark || DI.getSeverity() == DS_Note)
-      return true;
-    if (DI.getSeverity() == DS_Error)
-      HadError = true;
-    DiagnosticPrinterRawOStream DP(errs());
-    errs() << ProgramName << ": "
-           << (DI.getSeverity() == DS_Error ? "error: " : "warning: ");
-    DI.print(DP);
-    errs() << '\n';
-    return true;
-  }
-};
 
 /// A divcc pass of -run-pass=, or an LLVM one (Divcc null).
 struct RequestedPass {
@@ -391,8 +373,8 @@ int main(int Argc, char **Argv) {
   ToolOutputFile Out(OutputFilename, EC, sys::fs::OF_None);
   if (EC)
     return error("cannot write '" + OutputFilename + "': " + EC.message());
-  auto HandlerOwner = std::make_unique<ErrorCountingHandler>();
-  ErrorCountingHandler &Handler = *HandlerOwner;
+  auto HandlerOwner = std::make_unique<BackendDiagnostics>(PipelineOptions());
+  BackendDiagnostics &Handler = *HandlerOwner;
   Context.setDiagnosticHandler(std::move(HandlerOwner));
 
   std::optional<StreamSource> Streams;
@@ -454,7 +436,7 @@ int main(int Argc, char **Argv) {
       return 1;
   }
   PM.run(*M);
-  if (Handler.HadError)
+  if (Handler.hadError())
     return 1;
   Out.keep();
   return 0;
