@@ -190,19 +190,21 @@ static size_t paddingPosition(const opt::ArgStringList &LinkArgs) {
 /// `offset`: the C runtime's code (crt1.o's _start, crti.o's _init, crtn.o,
 /// .fini) and the PLT are code divcc does not compile, and would otherwise
 /// sit at the same address in every variant. An object of trap padding goes
-/// first among the link's objects: its .init padding (16 to 4096 bytes)
-/// comes before _init and moves .init and what follows it (GNU ld: the PLT,
-/// .text and .fini; lld: .fini and the PLT); its .text padding (as much
-/// again) comes before _start and moves all of .text (lld puts .text
-/// first). Nothing runs into either: _init and _start are entered by their
-/// symbols, and each padding is followed by one of them.
+/// first among the link's objects: its .init padding (16 to 4096 bytes, 64
+/// KiB on targets whose PLT stubs all end alike: TrapPadding::
+/// MaxInitPadding) comes before _init and moves .init and what follows it
+/// (GNU ld: the PLT, .text and .fini; lld: .fini and the PLT); its .text
+/// padding (16 to 4096 bytes) comes before _start and moves all of .text
+/// (lld puts .text first). Nothing runs into either: _init and _start are
+/// entered by their symbols, and each padding is followed by one of them.
 static Error padStartFiles(Compilation &C, const Config &Cfg) {
   RandomStream Random = linkStream(Cfg, Transformation::Offset);
   // Multiples of 16: the PLT and crt1.o's .text are 16-byte aligned, a
   // finer step would be rounded away. Never 0, so every variant moves.
-  uint64_t InitSize = 16 * Random.between(1, 256);
-  uint64_t TextSize = 16 * Random.between(1, 256);
   const llvm::Triple &T = C.getDefaultToolChain().getTriple();
+  uint64_t InitSize =
+      16 * Random.between(1, trapPadding(T).MaxInitPadding / 16);
+  uint64_t TextSize = 16 * Random.between(1, 256);
 
   const Driver &D = C.getDriver();
   std::string Obj = D.GetTemporaryPath(OffsetObjectPrefix, "o");

@@ -81,6 +81,10 @@ struct TrapPadding {
   uint8_t FillByte;
   uint32_t FeatureProperty; // a GNU_PROPERTY_*_FEATURE_1_AND, 0 for none
   uint32_t FeatureBits;     // every feature bit that property can claim
+  /// The most trap padding, in bytes, that `offset` puts before _init:
+  /// what moves .init and the code the linkers put after it, the PLT among
+  /// it, from one variant to the next.
+  uint64_t MaxInitPadding = 4096;
 };
 
 class DiversityTarget {

@@ -263,12 +263,17 @@ public:
     return &MachineSanitizerBinaryMetadataID;
   }
 
+  // Every PLT stub ends in the same instruction (br x17) at the same
+  // place in its 16 bytes, so wherever two variants' PLTs overlap those
+  // one-instruction gadgets line up: the PLT moves over 64 KiB, not 4, to
+  // make an overlap rare (about twice the PLT's size in 64 KiB).
   TrapPadding trapPadding() const override {
     return {0x00, // 00000000 is udf #0
             ELF::GNU_PROPERTY_AARCH64_FEATURE_1_AND,
             ELF::GNU_PROPERTY_AARCH64_FEATURE_1_BTI |
                 ELF::GNU_PROPERTY_AARCH64_FEATURE_1_PAC |
-                ELF::GNU_PROPERTY_AARCH64_FEATURE_1_GCS};
+                ELF::GNU_PROPERTY_AARCH64_FEATURE_1_GCS,
+            65536};
   }
 
   unsigned trapSize(const TargetSubtargetInfo &) const override { return 4; }

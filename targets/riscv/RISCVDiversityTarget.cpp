@@ -241,9 +241,12 @@ public:
     return &PatchableFunctionID;
   }
 
+  // No GNU program property marks RISC-V objects in LLVM 19. Every PLT
+  // stub ends in the same jalr t1, t3 (and a nop) at the same place in its
+  // 16 bytes, so wherever two variants' PLTs overlap those gadgets line up:
+  // the PLT moves over 64 KiB, not 4, to make an overlap rare.
   TrapPadding trapPadding() const override {
-    // No GNU program property marks RISC-V objects in LLVM 19.
-    return {0x00, 0, 0};
+    return {0x00, 0, 0, 65536};
   }
 
   unsigned trapSize(const TargetSubtargetInfo &) const override { return 4; }

@@ -29,9 +29,17 @@
                 mapping symbols; Debian's start files are Thumb), keeps
                 branches inside ARM gadgets, and in Thumb looks only for
                 the 16-bit endings;
-  cross survival  for armhf (Thumb) and riscv64, a clang-19 baseline and 5
-                variants of the default set: under 2% of the baseline's
-                gadgets survive in each variant;
+  cross survival  for armhf (Thumb), riscv64 and aarch64, a clang-19
+                baseline and 5 variants of the default set: under 2% of the
+                baseline's gadgets survive in each variant; and between
+                the variants, no gadget outside the functions (the PLT and
+                the C runtime's start files, which divcc does not compile)
+                survives at the same address in another variant, where
+                AArch64 and RISC-V PLT stubs all end in the same
+                instruction and line up whenever two variants' PLTs
+                overlap (the share of all gadgets that survive between
+                variants, inside functions too, is printed: a lone `ret`
+                or a small function can coincide by chance);
   exploit       ROPgadget builds an execve ROP chain for one statically linked
                 variant; the chain is broken in each of 4 others. Static
                 binaries carry library code that divcc did not compile, so the
@@ -318,6 +326,18 @@ def check_cross_survival(work, failures, name):
     if worst >= 0.02:
         failures.append(f"{name}: {worst:.2%} of the baseline's gadgets survive "
                         "in a default variant (limit 2%)")
+    matrix = audit("--matrix", *variants)["matrix"]
+    survival = matrix["survival"]
+    between = max(survival[i][j] for i in range(len(survival))
+                  for j in range(len(survival)) if i != j)
+    outside = sum(audit(v, *(w for w in variants if w != v))
+                  ["surviving_outside_functions"] for v in variants)
+    print(f"{name}: at most {between:.2%} of a default variant's gadgets "
+          f"survive in another; outside functions {outside}")
+    if outside:
+        failures.append(f"{name}: {outside} gadgets outside functions (PLT, "
+                        "start files) survive from one default variant to "
+                        "another")
 
 
 def main():
@@ -329,7 +349,7 @@ def main():
         check_relative(base, variants, report, failures)
         check_chain(work, failures)
         check_arm(work, failures)
-        for name in ("armhf", "riscv64"):
+        for name in ("armhf", "riscv64", "aarch64"):
             check_cross_survival(work, failures, name)
     for f in failures:
         print(f"FAIL: {f}")
