@@ -98,7 +98,7 @@ struct NopTable {
 /// How the full form of a compressible instruction is written: its format
 /// (the `.insn` instruction to write it with) and fixed fields.
 struct FullForm {
-  enum Format { I, IShift, IArithmeticShift, R, Load, Store, U };
+  enum Format { I, IArithmeticShift, R, Load, Store, U };
   Format Kind;
   unsigned Major;     // opcode, bits 6:0
   unsigned Funct3 = 0;
@@ -124,8 +124,8 @@ struct FullFormTable {
         {"ADDI", {FullForm::I, 0x13, 0}},
         {"ADDIW", {FullForm::I, 0x1b, 0}},
         {"ANDI", {FullForm::I, 0x13, 7}},
-        {"SLLI", {FullForm::IShift, 0x13, 1}},
-        {"SRLI", {FullForm::IShift, 0x13, 5}},
+        {"SLLI", {FullForm::I, 0x13, 1}},
+        {"SRLI", {FullForm::I, 0x13, 5}},
         {"SRAI", {FullForm::IArithmeticShift, 0x13, 5}},
         {"ADD", {FullForm::R, 0x33, 0, 0x00, true}},
         {"SUB", {FullForm::R, 0x33, 0, 0x20}},
@@ -193,7 +193,6 @@ public:
     MachineInstrBuilder B;
     switch (F.Kind) {
     case FullForm::I:
-    case FullForm::IShift:
     case FullForm::IArithmeticShift: {
       int64_t Imm = Op(2).getImm();
       if (F.Kind == FullForm::IArithmeticShift)
