@@ -14,18 +14,23 @@
 //
 // This is what moves the gadgets at the end of a function that has no jump
 // (so no gap) before them, relative to the function's start: the share an
-// attacker keeps after leaking one pointer into each function.
+// attacker keeps after leaking one pointer into each function. On RISC-V
+// with C the same pass writes instructions LLVM would compress in their
+// four-byte form (RISCVDiversityTarget), two bytes longer.
 //
 // Invariants:
 //   - only instructions the target accepts get a prefix (x86-64: loads and
 //     stores with one memory reference and no segment, never a branch, a
 //     call or a return, where a segment prefix means a branch hint or
-//     "notrack"); the opcode and every other operand stay as they were;
-//   - no instruction is added, removed or reordered;
+//     "notrack"; the opcode and every other operand stay as they were.
+//     RISC-V: compressible instructions other than copies, replaced by the
+//     `.insn` instruction that encodes the same operation in full);
+//   - no operation is added, removed or reordered;
 //   - each function draws from its own stream, one chance per accepted
-//     instruction in layout order (-fdiversify-prefix-probability, 0.35 by
-//     default) and one form for each prefixed one; debug instructions are never accepted,
-//     so -g changes no draw;
+//     instruction in layout order (-fdiversify-prefix-probability, else
+//     the target's default: 0.35 on x86-64, 0.2 on RISC-V) and one form for
+//     each prefixed one; debug instructions are never accepted, so -g
+//     changes no draw;
 //   - functions that must keep their exact code (mustKeepExactCode) and
 //     functions that -fdiversify-skip/-only turn off are left alone.
 //
