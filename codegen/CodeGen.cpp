@@ -15,7 +15,9 @@
 //     after the last machine pass, right before the assembly printer, or,
 //     on a target whose last passes measure code size (AArch64's branch
 //     relaxation), right before those (lateMachinePassAnchor in
-//     targets/DiversityTarget.h).
+//     targets/DiversityTarget.h); longer encodings (prefixes) after the
+//     target's own choice of encodings (encodingPassAnchor: Thumb-2 size
+//     reduction), if that comes later.
 //
 // With no transformation selected the pass sequence is exactly clang's, and
 // so is every byte of code (the parity tests check this).
@@ -138,6 +140,7 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
   // it is requested; the others ask for it here.
   std::unique_ptr<DiversityTarget> Target = createDiversityTarget(TT);
   AnalysisID LateAnchor = Target ? Target->lateMachinePassAnchor() : nullptr;
+  AnalysisID EncodingAnchor = Target ? Target->encodingPassAnchor() : nullptr;
   SmallVector<Pass *, 4> Late;
   TransformationSet T = Streams ? Options.Transformations : TransformationSet();
   for (const TransformationInfo *Info : transformationsInPipelineOrder()) {
@@ -158,12 +161,16 @@ bool addCodeGenPasses(legacy::PassManager &PM, LLVMTargetMachine &TM,
     case PipelineSlot::BeforePrologEpilog:
       PassConfig->insertPass(&ShrinkWrapID, P);
       break;
-    case PipelineSlot::Late:
-      if (LateAnchor)
-        PassConfig->insertPass(LateAnchor, P);
+    case PipelineSlot::Late: {
+      // prefixes choose encodings, after the target's own choice of them.
+      AnalysisID Anchor =
+          Info->Kind == Transformation::Prefixes ? EncodingAnchor : LateAnchor;
+      if (Anchor)
+        PassConfig->insertPass(Anchor, P);
       else
         Late.push_back(P);
       break;
+    }
     case PipelineSlot::SchedulerStrategy:
     case PipelineSlot::LinkTime:
       llvm_unreachable("not a pass of the code generator");

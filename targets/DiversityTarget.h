@@ -174,6 +174,14 @@ public:
   /// names a pass before the first of them, so that every inserted
   /// instruction is measured.
   virtual llvm::AnalysisID lateMachinePassAnchor() const { return nullptr; }
+  /// The pass after which the target's encodings are final, right after
+  /// which `prefixes` (which chooses longer encodings) runs: a pass of the
+  /// target that picks the shortest encoding it can (Thumb-2 size
+  /// reduction) would otherwise undo its choices. By default the late
+  /// passes' anchor, in their order.
+  virtual llvm::AnalysisID encodingPassAnchor() const {
+    return lateMachinePassAnchor();
+  }
 
   //===--- Trap padding
   //----------------------------------------------------===//

@@ -17,13 +17,36 @@
 //
 //   ... if-conversion, IT blocks (Thumb2ITBlockPass: each IT instruction and
 //   the instructions it predicates become one bundle), post-RA scheduling,
-//   block placement, patchable-function, [divcc: subst, prefixes, nops,
-//   gaps], Thumb-2 size reduction, unbundling, constant islands, ...
+//   block placement, patchable-function, [divcc: nops, gaps], Thumb-2 size
+//   reduction, unbundling, ..., constant islands, ...
 //
 // So no NOP goes inside an IT block (the NOP pass never inserts inside a
 // bundle), and constant islands, which place literal pools within reach of
 // their loads and relax branches that cannot reach, measure every inserted
 // byte: a NOP never pushes a literal load or a branch out of range.
+//
+// Wide encodings in Thumb (the `prefixes` hooks). Most Thumb-2
+// instructions LLVM emits have a two-byte form and a four-byte one that does
+// the same (`adds r0, #1` and `adds.w r0, r0, #1`, `push {r4, lr}` and
+// `push.w {r4, lr}`); Thumb-2 size reduction picks the narrow one wherever
+// it can, so the free choice left is to widen. It is made right after that
+// pass (encodingPassAnchor, the sanitizer-metadata pass), before constant
+// islands, which measure it:
+//
+//   ..., patchable-function, [divcc: nops, gaps], Thumb-2 size reduction,
+//   unbundling, ..., sanitizer metadata, [divcc: prefixes], ..., constant
+//   islands, ...
+//
+// A narrow instruction is widened only to the wide opcode of the same
+// operation, with the same operands and the same effect on the flags: a
+// narrow ALU operation that sets them (every one outside an IT block) gets
+// the wide form's S bit, one that does not, none. Left narrow: predicated
+// instructions (inside IT blocks, where wide forms are deprecated on
+// ARMv8), frame setup other than `push` (the EHABI unwind-table printer
+// knows only some wide opcodes), single-register `push`/`pop` (their wide
+// LDM/STM forms are UNPREDICTABLE), size-optimized functions, and any
+// operand the wide form's register class does not hold (SP or PC where
+// the wide encoding forbids them): LLVM's own descriptors decide.
 //
 // Traps: udf #222 (dede) in Thumb, udf #0 (e7f000f0) in ARM state. The fill
 // byte of padding between sections is 0xde: dede is udf #222 at every
@@ -76,6 +99,133 @@ struct NopTable {
   unsigned ThumbMode;
 };
 
+/// How a narrow Thumb instruction is written wide.
+struct WideForm {
+  unsigned Opcode;
+  /// The narrow form's immediate offset counts units of this many bytes
+  /// (`ldr r0, [r1, #4]` holds 1), the wide form's counts bytes.
+  unsigned Scale = 1;
+  /// The wide form has an operand the narrow one implies, 0 in it: the
+  /// shift of a register offset, the rotation of an extension, the #0 of
+  /// `rsbs rd, rn, #0`.
+  bool AddsZero = false;
+  /// push and pop: the wide forms are stores and loads of several
+  /// registers that name SP as their base and write it back.
+  bool WritesBackSP = false;
+};
+
+/// The narrow Thumb instructions divcc widens, and their wide forms.
+struct WideFormTable {
+  explicit WideFormTable(const TargetSubtargetInfo &STI)
+      : TII(*STI.getInstrInfo()), TRI(*STI.getRegisterInfo()),
+        SP(registerNamed(TRI, Name, "sp")),
+        ThumbMode(featureNamed(STI, Name, "thumb-mode")),
+        Push(opcodeNamed(TII, Name, "tPUSH")) {
+    OpcodeNames Opcode(TII, Name);
+    const std::pair<StringRef, WideForm> Rows[] = {
+        // Data processing; flags as the narrow form sets them.
+        {"tADDi3", {Opcode("t2ADDri")}},
+        {"tADDi8", {Opcode("t2ADDri")}},
+        {"tADDrr", {Opcode("t2ADDrr")}},
+        {"tADDhirr", {Opcode("t2ADDrr")}},
+        {"tADDrSPi", {Opcode("t2ADDri"), 4}},
+        {"tADDspi", {Opcode("t2ADDspImm"), 4}},
+        {"tSUBspi", {Opcode("t2SUBspImm"), 4}},
+        {"tSUBi3", {Opcode("t2SUBri")}},
+        {"tSUBi8", {Opcode("t2SUBri")}},
+        {"tSUBrr", {Opcode("t2SUBrr")}},
+        {"tRSB", {Opcode("t2RSBri"), 1, true}},
+        {"tADC", {Opcode("t2ADCrr")}},
+        {"tSBC", {Opcode("t2SBCrr")}},
+        {"tAND", {Opcode("t2ANDrr")}},
+        {"tORR", {Opcode("t2ORRrr")}},
+        {"tEOR", {Opcode("t2EORrr")}},
+        {"tBIC", {Opcode("t2BICrr")}},
+        {"tMVN", {Opcode("t2MVNr")}},
+        {"tMOVi8", {Opcode("t2MOVi")}},
+        {"tMOVr", {Opcode("t2MOVr")}},
+        {"tLSLri", {Opcode("t2LSLri")}},
+        {"tLSRri", {Opcode("t2LSRri")}},
+        {"tASRri", {Opcode("t2ASRri")}},
+        {"tLSLrr", {Opcode("t2LSLrr")}},
+        {"tLSRrr", {Opcode("t2LSRrr")}},
+        {"tASRrr", {Opcode("t2ASRrr")}},
+        {"tROR", {Opcode("t2RORrr")}},
+        {"tCMPi8", {Opcode("t2CMPri")}},
+        {"tCMPr", {Opcode("t2CMPrr")}},
+        {"tCMPhir", {Opcode("t2CMPrr")}},
+        {"tCMNz", {Opcode("t2CMNzrr")}},
+        {"tTST", {Opcode("t2TSTrr")}},
+        {"tSXTB", {Opcode("t2SXTB"), 1, true}},
+        {"tSXTH", {Opcode("t2SXTH"), 1, true}},
+        {"tUXTB", {Opcode("t2UXTB"), 1, true}},
+        {"tUXTH", {Opcode("t2UXTH"), 1, true}},
+        {"tREV", {Opcode("t2REV")}},
+        {"tREV16", {Opcode("t2REV16")}},
+        // Loads and stores.
+        {"tLDRi", {Opcode("t2LDRi12"), 4}},
+        {"tLDRspi", {Opcode("t2LDRi12"), 4}},
+        {"tLDRHi", {Opcode("t2LDRHi12"), 2}},
+        {"tLDRBi", {Opcode("t2LDRBi12")}},
+        {"tSTRi", {Opcode("t2STRi12"), 4}},
+        {"tSTRspi", {Opcode("t2STRi12"), 4}},
+        {"tSTRHi", {Opcode("t2STRHi12"), 2}},
+        {"tSTRBi", {Opcode("t2STRBi12")}},
+        {"tLDRr", {Opcode("t2LDRs"), 1, true}},
+        {"tLDRHr", {Opcode("t2LDRHs"), 1, true}},
+        {"tLDRBr", {Opcode("t2LDRBs"), 1, true}},
+        {"tLDRSH", {Opcode("t2LDRSHs"), 1, true}},
+        {"tLDRSB", {Opcode("t2LDRSBs"), 1, true}},
+        {"tSTRr", {Opcode("t2STRs"), 1, true}},
+        {"tSTRHr", {Opcode("t2STRHs"), 1, true}},
+        {"tSTRBr", {Opcode("t2STRBs"), 1, true}},
+        // push and pop.
+        {"tPUSH", {Opcode("t2STMDB_UPD"), 1, false, true}},
+        {"tPOP", {Opcode("t2LDMIA_UPD"), 1, false, true}},
+        {"tPOP_RET", {Opcode("t2LDMIA_RET"), 1, false, true}},
+    };
+    for (const auto &[Narrow, Form] : Rows)
+      Forms.try_emplace(Opcode(Narrow), Form);
+  }
+
+  /// The explicit operands of \p MI's wide form \p F, in the wide form's
+  /// order: the narrow form's, without its optional flags definition, which
+  /// becomes the wide form's last operand (or no register, if the narrow
+  /// form has none).
+  SmallVector<MachineOperand, 8> wideOperands(const MachineInstr &MI,
+                                              const WideForm &F) const {
+    SmallVector<MachineOperand, 8> Ops;
+    if (F.WritesBackSP) {
+      Ops.push_back(MachineOperand::CreateReg(SP, /*isDef=*/true));
+      Ops.push_back(MachineOperand::CreateReg(SP, /*isDef=*/false));
+    }
+    const MCInstrDesc &Narrow = MI.getDesc();
+    int Pred = MI.findFirstPredOperandIdx();
+    std::optional<MachineOperand> Flags;
+    for (unsigned I = 0, E = MI.getNumExplicitOperands(); I != E; ++I) {
+      const MachineOperand &MO = MI.getOperand(I);
+      if (int(I) == Pred && F.AddsZero)
+        Ops.push_back(MachineOperand::CreateImm(0));
+      if (I < Narrow.getNumOperands() && Narrow.operands()[I].isOptionalDef())
+        Flags = MO;
+      else if (int(I) == Pred - 1 && F.Scale != 1)
+        Ops.push_back(MachineOperand::CreateImm(MO.getImm() * F.Scale));
+      else
+        Ops.push_back(MO);
+    }
+    if (TII.get(F.Opcode).hasOptionalDef())
+      Ops.push_back(Flags ? *Flags : MachineOperand::CreateReg(0, false));
+    return Ops;
+  }
+
+  const TargetInstrInfo &TII;
+  const TargetRegisterInfo &TRI;
+  MCRegister SP;
+  unsigned ThumbMode;
+  unsigned Push;
+  DenseMap<unsigned, WideForm> Forms;
+};
+
 class ARMDiversityTarget final : public DiversityTarget {
 public:
   unsigned nopFormCount() const override { return 3; }
@@ -116,6 +266,59 @@ public:
   AnalysisID lateMachinePassAnchor() const override {
     return &PatchableFunctionID;
   }
+  // Thumb-2 size reduction narrows what it can: wide forms are chosen after.
+  AnalysisID encodingPassAnchor() const override {
+    return &MachineSanitizerBinaryMetadataID;
+  }
+
+  // Wide encodings in Thumb (see the top of the file).
+  unsigned redundantPrefixCount() const override { return 1; }
+  double defaultPrefixProbability() const override { return 0.15; }
+
+  bool acceptsRedundantPrefix(const MachineInstr &MI) const override {
+    const MachineFunction &MF = *MI.getMF();
+    const TargetSubtargetInfo &STI = MF.getSubtarget();
+    const WideFormTable &T = WideForms.get(STI);
+    auto Row = T.Forms.find(MI.getOpcode());
+    if (Row == T.Forms.end() || !STI.getFeatureBits()[T.ThumbMode] ||
+        MF.getFunction().hasMinSize() || MI.isBundled() ||
+        T.TII.isPredicated(MI) ||
+        (MI.getFlag(MachineInstr::FrameSetup) && MI.getOpcode() != T.Push))
+      return false;
+    const WideForm &F = Row->second;
+    const MCInstrDesc &Wide = T.TII.get(F.Opcode);
+    SmallVector<MachineOperand, 8> Ops = T.wideOperands(MI, F);
+    for (unsigned I = 0; I < Ops.size(); ++I) {
+      if (!Ops[I].isReg() || !Ops[I].getReg())
+        continue;
+      if (I >= Wide.getNumOperands())
+        continue; // a register of push's or pop's list
+      const TargetRegisterClass *RC = T.TII.getRegClass(Wide, I, &T.TRI, MF);
+      if (RC && !RC->contains(Ops[I].getReg()))
+        return false;
+    }
+    // LDM and STM of one register are UNPREDICTABLE. The list starts at
+    // the wide form's last fixed operand.
+    return !F.WritesBackSP || Ops.size() + 1 - Wide.getNumOperands() >= 2;
+  }
+
+  void addRedundantPrefix(MachineInstr &MI, unsigned) const override {
+    MachineFunction &MF = *MI.getMF();
+    const WideFormTable &T = WideForms.get(MF.getSubtarget());
+    const WideForm &F = T.Forms.find(MI.getOpcode())->second;
+    MachineInstr *Wide = MF.CreateMachineInstr(T.TII.get(F.Opcode),
+                                               MI.getDebugLoc(), true);
+    MachineInstrBuilder B(MF, Wide);
+    for (const MachineOperand &MO : T.wideOperands(MI, F))
+      B.add(MO);
+    for (const MachineOperand &MO : MI.implicit_operands())
+      if (!F.WritesBackSP || MO.getReg() != T.SP) // explicit in the wide form
+        B.add(MO);
+    B.setMIFlags(MI.getFlags());
+    B.cloneMemRefs(MI);
+    MI.getParent()->insert(MI.getIterator(), Wide);
+    MI.eraseFromParent();
+  }
 
   TrapPadding trapPadding() const override {
     // No GNU program property marks 32-bit ARM objects.
@@ -142,6 +345,7 @@ public:
 
 private:
   LazyTable<NopTable> Nops;
+  LazyTable<WideFormTable> WideForms;
 };
 
 } // namespace
