@@ -21,7 +21,13 @@ under several seeds. For each configuration it reports:
 The size is a ratio (1.050: 5% more code than clang-19's); differ and
 survive are shares over the corpus's code, in percent.
 
-Usage: PYTHONPATH=tests python3 bench/diversity_table.py [--seeds N] [--markdown FILE]
+--target NAME (aarch64, riscv64, armhf) builds the corpus for that target
+instead of this machine (tests/divtest/projects.py's TARGETS: armhf is
+Thumb-2), without the programs that cannot be built there
+(tests/divtest/corpus.py's X86_ONLY and, on armhf, LP64_ONLY). It needs
+what the target's other tests need (projects.Target.missing()).
+
+Usage: PYTHONPATH=tests python3 bench/diversity_table.py [--seeds N] [--target NAME] [--markdown FILE]
 """
 
 import argparse
@@ -31,7 +37,7 @@ import os
 from pathlib import Path
 
 from divtest import bench as bt
-from divtest import corpus, elf, tools
+from divtest import corpus, elf, projects, tools
 
 WINDOW = 8
 
@@ -63,10 +69,13 @@ def drawn_bits(log):
 
 
 def transformations():
-    """The transformations divcc --help lists."""
-    return [line.split()[0] for line in
-            tools.check([tools.divcc(False), "--help"]).decode().split("Transformations:\n")[1]
-            .split("\n\n")[0].splitlines()]
+    """The transformations divcc --help lists: the lines of its
+    "Transformations" paragraph indented by two spaces (their options, by
+    more)."""
+    text = tools.check([tools.divcc(False), "--help"]).decode()
+    paragraph = text.split("\nTransformations")[1].split("\n\n")[0]
+    return [line.split()[0] for line in paragraph.splitlines()[1:]
+            if line.startswith("  ") and not line.startswith("   ")]
 
 
 def diversity_row(name, flags, progs, seeds, base, work):
@@ -98,16 +107,26 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=4, help="variants per configuration (default 4)")
+    ap.add_argument("--target", default="x86_64", choices=sorted(projects.TARGETS),
+                    help="the machine to build for (default x86_64, this one)")
     ap.add_argument("--markdown", help="also write the table to this Markdown file")
     args = ap.parse_args()
     tools.require_build("diversity_table")
+    target = projects.get_target(args.target)
+    why = target.missing()
+    if why:
+        ap.exit(1, f"diversity_table: error: {args.target}: {why}; "
+                   "scripts/install-deps.sh installs it\n")
 
-    configs = [(n, [f"-fdiversify={n}"]) for n in transformations()]
-    configs += [("default", ["-fdiversify"]), ("all", ["-fdiversify=all"])]
-    progs = corpus.programs()
+    target_flags = list(target.cc_flags)
+    configs = [(n, target_flags + [f"-fdiversify={n}"]) for n in transformations()]
+    configs += [("default", target_flags + ["-fdiversify"]),
+                ("all", target_flags + ["-fdiversify=all"])]
+    skipped = corpus.unbuildable(target)
+    progs = [p for p in corpus.programs() if p.name not in skipped]
     with bt.work_folder("diversity") as work:
         def baseline(prog):
-            return len(elf.code_bytes(build(prog, tools.clang(prog.is_cxx), [],
+            return len(elf.code_bytes(build(prog, tools.clang(prog.is_cxx), target_flags,
                                             work / "clang" / prog.name)))
 
         base = sum(corpus.parallel(baseline, progs))
@@ -116,7 +135,8 @@ def main():
             rows.append(diversity_row(name, flags, progs, args.seeds, base, work))
             bt.log(f"{name}: done")
 
-    table = (f"Corpus: {len(progs)} programs, -O2, {args.seeds} seeds per configuration; "
+    table = (f"Target: {args.target}. "
+             f"Corpus: {len(progs)} programs, -O2, {args.seeds} seeds per configuration; "
              f"clang-19 .text total {base} bytes.\n\n" +
              bt.markdown_table(["transformations", "size vs clang-19", "bytes that differ",
                                 "8-byte windows surviving", "entropy (bits)", "bits per KiB"],

@@ -26,6 +26,31 @@ class Program:
         return ["-std=c++17"] if self.is_cxx else ["-std=c17"]
 
 
+# Programs that are x86 by construction, and why.
+X86_ONLY = {
+    "c_inline_asm": "x86 inline assembly",
+    "c_vectors": "SSE2 intrinsics from <emmintrin.h>",
+}
+# Programs that assume a 64-bit long or __int128, or a long double wider
+# than double, and why: on ILP32 targets they do not build, or their
+# output is undefined.
+LP64_ONLY = {
+    "c_int128": "__int128",
+    "cpp_operators": "__int128",
+    "multi-exceptions": "a long constant of 10^11",
+    "c_varargs": "a 64-bit constant read by %ld",
+    "c_long_double": "2^64-1 held exactly by a long double",
+}
+
+
+def unbuildable(target):
+    """{program name: why} of the corpus programs that are not built for
+    target (a projects.Target): none on x86-64."""
+    if not target.cross:
+        return {}
+    return dict(X86_ONLY, **({} if target.lp64 else LP64_ONLY))
+
+
 def programs():
     found = []
     for entry in sorted(CORPUS.iterdir()):

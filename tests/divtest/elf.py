@@ -41,7 +41,8 @@ def section(binary, name):
 
 def code_bytes(binary):
     """The bytes of every executable section, in order, as one blob (each
-    preceded by its name), from objdump and objcopy."""
+    preceded by its name), from objdump and LLVM's objcopy (the host's
+    reads only x86 programs)."""
     out = tools.check(["objdump", "-h", "-w", str(binary)]).decode()
     names = []
     for line in out.splitlines():
@@ -51,7 +52,7 @@ def code_bytes(binary):
     blob = b""
     for name in names:
         tmp = Path(str(binary) + ".section")
-        tools.check(["objcopy", "-O", "binary", "--only-section=" + name, str(binary),
+        tools.check([str(Path(tools.CLANG).parent / "llvm-objcopy"), "-O", "binary", "--only-section=" + name, str(binary),
                      str(tmp)])
         blob += name.encode() + b"\0" + tmp.read_bytes()
         tmp.unlink()

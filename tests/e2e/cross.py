@@ -12,8 +12,8 @@ Needs Debian's cross libraries for the target (libc6-dev-arm64-cross,
 libc6-dev-riscv64-cross or libc6-dev-armhf-cross, and the libgcc and
 libstdc++ ones) and qemu-user, which scripts/install-deps.sh installs;
 without them the check fails. Programs written for x86 only (inline x86
-assembly, SSE2 intrinsics) are listed in X86_ONLY and not built, nor on
-armhf (ILP32) the programs that assume a 64-bit long (LP64_ONLY); any
+assembly, SSE2 intrinsics) are listed in corpus.X86_ONLY and not built, nor
+on armhf (ILP32) the programs that assume a 64-bit long (LP64_ONLY); any
 other program that clang-19 cannot build for the target is a failure."""
 
 import sys
@@ -21,21 +21,6 @@ import sys
 from divtest import checks, corpus, projects, tools
 
 SEEDS = 5
-# Programs that are x86 by construction, and why.
-X86_ONLY = {
-    "c_inline_asm": "x86 inline assembly",
-    "c_vectors": "SSE2 intrinsics from <emmintrin.h>",
-}
-# Programs that assume a 64-bit long or __int128, or a long double wider
-# than double, and why: on ILP32 targets they do not build, or their
-# output is undefined.
-LP64_ONLY = {
-    "c_int128": "__int128",
-    "cpp_operators": "__int128",
-    "multi-exceptions": "a long constant of 10^11",
-    "c_varargs": "a 64-bit constant read by %ld",
-    "c_long_double": "2^64-1 held exactly by a long double",
-}
 CROSS = [name for name, t in projects.TARGETS.items() if t.cross]
 
 
@@ -59,7 +44,7 @@ def main():
         return tools.run(target.command([str(exe)]), timeout=600)[:2]
 
     work = checks.work_dir(arch)
-    skipped = dict(X86_ONLY, **({} if target.lp64 else LP64_ONLY))
+    skipped = corpus.unbuildable(target)
     progs = [p for p in corpus.programs() if p.name not in skipped]
     for name, reason in skipped.items():
         print(f"not built: {name} ({reason})")
