@@ -11,7 +11,8 @@ under several seeds. For each configuration it reports:
   survive   share of a variant's 8-byte windows found at the same offset
             with the same bytes in another variant: a proxy for gadgets an
             attacker could still use blindly (lower is better; the
-            gadget-level measurement is divtool audit's job)
+            gadget-level measurement is divtool audit's job). Windows of
+            one repeated byte (padding) are not counted
   entropy   bits of randomness the transformations drew to build the
             corpus (DIVCC_ENTROPY_LOG: log2 of each uniform choice's range,
             H(p) of each yes/no draw), mean over seeds, in total and per
@@ -49,10 +50,12 @@ def differ(a, b):
 
 
 def survive(a, b):
-    windows = max(len(a) - WINDOW + 1, 1)
-    hits = sum(1 for i in range(0, len(a) - WINDOW + 1)
-               if a[i:i + WINDOW] == b[i:i + WINDOW])
-    return hits / windows
+    # Windows of one repeated byte are padding (trap fill, zeros), not
+    # code: the linker and `offset` put the same fill everywhere.
+    windows = [i for i in range(0, len(a) - WINDOW + 1)
+               if a[i:i + WINDOW] != a[i:i + 1] * WINDOW]
+    hits = sum(1 for i in windows if a[i:i + WINDOW] == b[i:i + WINDOW])
+    return hits / max(len(windows), 1)
 
 
 def build(prog, compiler, flags, out, env=None):
