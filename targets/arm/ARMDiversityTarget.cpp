@@ -42,7 +42,9 @@
 // narrow ALU operation that sets them (every one outside an IT block) gets
 // the wide form's S bit, one that does not, none. Left narrow: predicated
 // instructions (inside IT blocks, where wide forms are deprecated on
-// ARMv8), frame setup other than `push` (the EHABI unwind-table printer
+// ARMv8), `cmp rN, #0` (constant islands folds the narrow one and the
+// branch after it into cbz/cbnz), frame setup other than `push` (the
+// EHABI unwind-table printer
 // knows only some wide opcodes), single-register `push`/`pop` (their wide
 // LDM/STM forms are UNPREDICTABLE), size-optimized functions, and any
 // operand the wide form's register class does not hold (SP or PC where
@@ -120,7 +122,8 @@ struct WideFormTable {
       : TII(*STI.getInstrInfo()), TRI(*STI.getRegisterInfo()),
         SP(registerNamed(TRI, Name, "sp")),
         ThumbMode(featureNamed(STI, Name, "thumb-mode")),
-        Push(opcodeNamed(TII, Name, "tPUSH")) {
+        Push(opcodeNamed(TII, Name, "tPUSH")),
+        CompareImmediate(opcodeNamed(TII, Name, "tCMPi8")) {
     OpcodeNames Opcode(TII, Name);
     const std::pair<StringRef, WideForm> Rows[] = {
         // Data processing; flags as the narrow form sets them.
@@ -222,7 +225,7 @@ struct WideFormTable {
   const TargetRegisterInfo &TRI;
   MCRegister SP;
   unsigned ThumbMode;
-  unsigned Push;
+  unsigned Push, CompareImmediate;
   DenseMap<unsigned, WideForm> Forms;
 };
 
@@ -284,6 +287,10 @@ public:
         MF.getFunction().hasMinSize() || MI.isBundled() ||
         T.TII.isPredicated(MI) ||
         (MI.getFlag(MachineInstr::FrameSetup) && MI.getOpcode() != T.Push))
+      return false;
+    // Constant islands folds `cmp rN, #0` and the branch after it into
+    // cbz/cbnz, but only the narrow compare.
+    if (MI.getOpcode() == T.CompareImmediate && MI.getOperand(1).getImm() == 0)
       return false;
     const WideForm &F = Row->second;
     const MCInstrDesc &Wide = T.TII.get(F.Opcode);

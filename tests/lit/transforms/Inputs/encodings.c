@@ -1,7 +1,7 @@
 // The program of the tests of longer encodings (`prefixes` on RISC-V with
 // C, riscv64/prefixes.test, and in Thumb, arm/prefixes.test): loads and
 // stores of every width, shifts, additions, a switch, indirect calls, a
-// byte swap, and functions that save registers.
+// byte swap, null tests, and functions that save registers.
 
 #include <stdio.h>
 
@@ -43,6 +43,23 @@ __attribute__((noinline)) unsigned pack(const unsigned char *B,
   return R + (unsigned)__builtin_bswap32(R);
 }
 
+struct Node {
+  struct Node *Next;
+  int Value;
+};
+
+// Null tests that Thumb-2 writes as cbz/cbnz.
+__attribute__((noinline)) int total(const struct Node *N, const int *Extra) {
+  int S = 0;
+  while (N) {
+    S += N->Value;
+    N = N->Next;
+  }
+  if (!Extra)
+    return S;
+  return S + *Extra;
+}
+
 static long twice(long X) { return 2 * X; }
 static long square(long X) { return X * X; }
 long (*const Ops[])(long) = {twice, square};
@@ -62,7 +79,9 @@ int main(int Argc, char **Argv) {
     O += Ops[I & 1](I);
   unsigned char B[8] = {1, 200, 3, 150, 5, 6, 7, 255};
   unsigned short H[8] = {1000, 2, 60000, 4, 5, 6, 7, 8};
-  printf("%ld %ld %ld %d %g %d %ld %u\n", R, A.Balance, A.Limit, A.Flags,
-         A.Rate, C, O, pack(B, H, 8 / Argc));
+  struct Node L[3] = {{&L[1], 4}, {&L[2], 5}, {0, 6}};
+  printf("%ld %ld %ld %d %g %d %ld %u %d %d\n", R, A.Balance, A.Limit,
+         A.Flags, A.Rate, C, O, pack(B, H, 8 / Argc), total(L, &C),
+         total(L, Argc > 5 ? &C : 0));
   return 0;
 }
