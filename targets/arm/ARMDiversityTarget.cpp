@@ -44,11 +44,11 @@
 // instructions (inside IT blocks, where wide forms are deprecated on
 // ARMv8), `cmp rN, #0` (constant islands folds the narrow one and the
 // branch after it into cbz/cbnz), frame setup other than `push` (the
-// EHABI unwind-table printer
-// knows only some wide opcodes), single-register `push`/`pop` (their wide
-// LDM/STM forms are UNPREDICTABLE), size-optimized functions, and any
-// operand the wide form's register class does not hold (SP or PC where
-// the wide encoding forbids them): LLVM's own descriptors decide.
+// EHABI unwind-table printer knows only some wide opcodes),
+// single-register `push`/`pop` (their wide LDM/STM forms are
+// UNPREDICTABLE), size-optimized functions, and any operand the wide
+// form's register class does not hold (SP or PC where the wide encoding
+// forbids them): LLVM's own descriptors decide.
 //
 // Traps: udf #222 (dede) in Thumb, udf #0 (e7f000f0) in ARM state. The fill
 // byte of padding between sections is 0xde: dede is udf #222 at every
@@ -121,7 +121,6 @@ struct WideFormTable {
   explicit WideFormTable(const TargetSubtargetInfo &STI)
       : TII(*STI.getInstrInfo()), TRI(*STI.getRegisterInfo()),
         SP(registerNamed(TRI, Name, "sp")),
-        ThumbMode(featureNamed(STI, Name, "thumb-mode")),
         Push(opcodeNamed(TII, Name, "tPUSH")),
         CompareImmediate(opcodeNamed(TII, Name, "tCMPi8")) {
     OpcodeNames Opcode(TII, Name);
@@ -224,7 +223,6 @@ struct WideFormTable {
   const TargetInstrInfo &TII;
   const TargetRegisterInfo &TRI;
   MCRegister SP;
-  unsigned ThumbMode;
   unsigned Push, CompareImmediate;
   DenseMap<unsigned, WideForm> Forms;
 };
@@ -283,7 +281,7 @@ public:
     const TargetSubtargetInfo &STI = MF.getSubtarget();
     const WideFormTable &T = WideForms.get(STI);
     auto Row = T.Forms.find(MI.getOpcode());
-    if (Row == T.Forms.end() || !STI.getFeatureBits()[T.ThumbMode] ||
+    if (Row == T.Forms.end() || !Nops.get(STI).isThumb(STI) ||
         MF.getFunction().hasMinSize() || MI.isBundled() ||
         T.TII.isPredicated(MI) ||
         (MI.getFlag(MachineInstr::FrameSetup) && MI.getOpcode() != T.Push))
