@@ -103,6 +103,11 @@ public:
   /// Instructions that must be the first of their block or function (the
   /// landing marks of indirect-branch tracking): nothing may precede them.
   virtual bool mustStayFirst(const llvm::MachineInstr &MI) const = 0;
+  /// Whether \p MI is a prefix byte of the instruction after it (x86's
+  /// segment override on its own), which nothing may separate from it.
+  virtual bool isPrefixOfNext(const llvm::MachineInstr &MI) const {
+    return false;
+  }
 
   //===--- Scheduling
   //------------------------------------------------------===//

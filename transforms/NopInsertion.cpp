@@ -24,6 +24,8 @@
 //     between an instruction and its CFI would make the unwind tables wrong
 //     for that NOP), before an instruction inside a bundle, before inline
 //     assembly, before an instruction that must stay first (ENDBR64),
+//     between a prefix and the instruction it belongs to (the segment
+//     override `prefixes` gives an lea on x86: a NOP there would take it),
 //     between two terminators, and between a compare and the conditional
 //     branch the processor fuses with it (x86 macro fusion: a NOP there
 //     would cost a cycle on every execution of the branch).
@@ -189,7 +191,9 @@ NopInsertion::eligiblePlaces(MachineFunction &MF, const DiversityTarget &Target,
       bool BetweenTerminators =
           MI.isTerminator() && Prev && Prev->isTerminator();
       bool SplitsFusedPair = Prev && Target.isMacroFusedPair(*Prev, MI);
-      if (!BetweenTerminators && !SplitsFusedPair && !MI.isInsideBundle() &&
+      bool SplitsPrefix = Prev && Target.isPrefixOfNext(*Prev);
+      if (!BetweenTerminators && !SplitsFusedPair && !SplitsPrefix &&
+          !MI.isInsideBundle() &&
           !MI.isInlineAsm() &&
           !isRuntimePatchPoint(MI) && !Target.mustStayFirst(MI))
         Places.push_back(&MI);

@@ -1,11 +1,12 @@
 //===- RedundantPrefixes.cpp - Prefixes that change nothing but the length ===//
 //
-// Gives memory accesses, at random, an instruction prefix that changes
-// nothing they do: on x86-64, a segment override naming ES, CS, SS or DS,
-// whose base is zero in 64-bit mode (LLVM's assembler pads instructions
-// the same way to align branches). The access gets one byte longer, so
-// everything after it in the function moves by a byte, and the access's
-// own bytes differ, yet no instruction is added to any execution.
+// Gives instructions, at random, a prefix that changes nothing they do:
+// on x86-64, loads, stores and address computations a segment override
+// naming ES, CS, SS or DS, whose base is zero in 64-bit mode (LLVM's
+// assembler pads instructions the same way to align branches). The
+// instruction gets one byte longer, so everything after it in the function
+// moves by a byte, and its own bytes differ, yet no instruction is added
+// to any execution.
 //
 //     before:                   after (one draw):
 //       48 8b 07  mov (%rdi),%rax   2e 48 8b 07  mov %cs:(%rdi),%rax
@@ -19,18 +20,23 @@
 // four-byte form (RISCVDiversityTarget), two bytes longer.
 //
 // Invariants:
-//   - only instructions the target accepts get a prefix (x86-64: loads and
-//     stores with one memory reference and no segment, never a branch, a
-//     call or a return, where a segment prefix means a branch hint or
-//     "notrack"; the opcode and every other operand stay as they were.
+//   - only instructions the target accepts get a prefix (x86-64: loads,
+//     stores and lea with one memory reference and no segment, never a
+//     branch, a call or a return, where a segment prefix means a branch
+//     hint or "notrack": only prefixes LLVM's disassembler keeps, so that
+//     a re-encoding (LLVM BOLT, for divtool rerandomize) keeps them too; a
+//     load or store names the segment in its memory reference, an lea gets
+//     a prefix instruction right before it, which nothing later separates
+//     from it (DiversityTarget::isPrefixOfNext); the opcode and every
+//     other operand stay as they were.
 //     RISC-V: compressible instructions other than copies, replaced by the
 //     `.insn` instruction that encodes the same operation in full);
 //   - no operation is added, removed or reordered;
 //   - each function draws from its own stream, one chance per accepted
 //     instruction in layout order (-fdiversify-prefix-probability, else
-//     the target's default: 0.35 on x86-64, 0.2 on RISC-V) and one form for
-//     each prefixed one; debug instructions are never accepted, so -g
-//     changes no draw;
+//     the target's default: 0.25 on x86-64, 0.2 on RISC-V, 0.15 in Thumb)
+//     and one form for each prefixed one; debug instructions are never
+//     accepted, so -g changes no draw;
 //   - functions that must keep their exact code (mustKeepExactCode) and
 //     functions that -fdiversify-skip/-only turn off are left alone.
 //

@@ -51,6 +51,9 @@ public:
         Stops.insert(Opc);
       else if (Name.starts_with("NOOP"))
         Nops.insert(Opc);
+      else if (Name == "LEA16r" || Name == "LEA32r" || Name == "LEA64r" ||
+               Name == "LEA64_32r")
+        Leas.insert(Opc);
     }
   }
 
@@ -76,10 +79,14 @@ public:
   }
 
   // The segment operand is the last of a memory reference's five operands.
+  // An lea's reference, operands 1 to 5 after the destination, is not
+  // typed as memory in LLVM's descriptors.
   bool dropRedundantPrefix(MCInst &I) const override {
     const MCInstrDesc &D = MII.get(I.getOpcode());
     for (unsigned Op = 0; Op + 4 < D.getNumOperands(); ++Op) {
-      if (D.operands()[Op].OperandType != MCOI::OPERAND_MEMORY)
+      if (Leas.contains(I.getOpcode()) ? Op != 1
+                                       : D.operands()[Op].OperandType !=
+                                             MCOI::OPERAND_MEMORY)
         continue;
       if (Op + 4 >= I.getNumOperands() || !I.getOperand(Op + 4).isReg() ||
           !ZeroBasedSegments.contains(I.getOperand(Op + 4).getReg()))
@@ -105,7 +112,7 @@ private:
   }
 
   const MCInstrInfo &MII;
-  DenseSet<unsigned> SystemCalls, Stops, Nops, ZeroBasedSegments;
+  DenseSet<unsigned> Leas, SystemCalls, Stops, Nops, ZeroBasedSegments;
   unsigned Interrupt = ~0u;
 };
 

@@ -71,6 +71,15 @@ TEST_F(GadgetsTest, SegmentPrefixedRipRelativeOperandsAreDisplacements) {
   llvm::MCInst IF;
   ASSERT_EQ(Dis->decode(F, Base, IF), 8u);
   EXPECT_EQ(Dis->pcRelativeTarget(IF, Base, 8), std::nullopt);
+  // 2e 48 8d 05 10 00 00 00   lea rax, cs:[rip + 0x10]: an lea's reference
+  // is not typed as memory in LLVM's descriptors, and is one all the same.
+  std::vector<uint8_t> L = {0x2e, 0x48, 0x8d, 0x05, 0x10, 0, 0, 0};
+  std::vector<uint8_t> M = {0x2e, 0x48, 0x8d, 0x05, 0x20, 0, 0, 0};
+  llvm::MCInst IL, IM;
+  ASSERT_EQ(Dis->decode(L, Base, IL), 8u);
+  ASSERT_EQ(Dis->decode(M, Base, IM), 8u);
+  EXPECT_EQ(Dis->pcRelativeTarget(IL, Base, 8), Base + 8 + 0x10);
+  EXPECT_TRUE(Dis->sameExceptDisplacements(IL, IM));
 }
 
 TEST_F(GadgetsTest, UnalignedStartsAndInstructionLimit) {

@@ -1,10 +1,10 @@
-// Redundant prefixes: loads and stores get a segment override (ES, CS, SS
-// or DS, all based at zero in 64-bit mode) that changes nothing they do,
-// only their length. The program loads and stores through pointers, the
-// stack, globals and thread-local storage (already %fs-based), calls
-// through a table in memory and jumps through a jump table (-fno-pic: the
-// jump reads the table itself), where a segment prefix would mean
-// "notrack" or a hint.
+// Redundant prefixes: loads, stores and address computations (lea) get a
+// segment override (ES, CS, SS or DS, all based at zero in 64-bit mode,
+// and ignored by lea) that changes nothing they do, only their length.
+// The program loads and stores through pointers, the stack, globals and
+// thread-local storage (already %fs-based), calls through a table in
+// memory and jumps through a jump table (-fno-pic: the jump reads the
+// table itself), where a segment prefix would mean "notrack" or a hint.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %clang -O2 -fno-pic -no-pie %s -o %t/clang
 // RUN: %t/clang 9 > %t/clang.out
@@ -15,23 +15,25 @@
 // RUN: %t/two 9 | diff %t/clang.out -
 // RUN: %t/mixed 9 | diff %t/clang.out -
 //
-// Only prefixes differ from clang-19's instructions and only loads and
-// stores have them: some of them by default (a chance of 0.35 each), all
-// of them at -fdiversify-prefix-probability=1, with all four segments
-// drawn, and none at 0, where the code is clang's.
+// Only prefixes differ from clang-19's instructions, and only loads,
+// stores and lea have them: some by default (a chance of 0.25 each), all
+// at -fdiversify-prefix-probability=1, with all four segments drawn, and
+// none at 0, where the code is clang's.
 // RUN: %clang -O2 -fno-pic -c %s -o %t/clang.o
 // RUN: %divcc -O2 -fno-pic -c -fdiversify=prefixes -frandom-seed=1 %s -o %t/one.o
 // RUN: python3 %S/Inputs/prefix_sites.py %t/one.o %t/clang.o | %FileCheck %s
 // CHECK:      prefixed: {{[1-9][0-9]*}}
 // CHECK-NEXT: loads and stores without one: {{[1-9][0-9]*}}
-// CHECK:      not a load or store: 0
+// CHECK-NEXT: lea without one: {{[1-9][0-9]*}}
+// CHECK:      not a load, store or lea: 0
 // CHECK-NEXT: same instructions as clang: yes
 // RUN: %divcc -O2 -fno-pic -c -fdiversify=prefixes -fdiversify-prefix-probability=1 -frandom-seed=1 -mllvm -verify-machineinstrs %s -o %t/all.o
 // RUN: python3 %S/Inputs/prefix_sites.py %t/all.o %t/clang.o | %FileCheck %s --check-prefix=ALL
 // ALL:      prefixed: {{[1-9][0-9]+}}
 // ALL-NEXT: loads and stores without one: 0
+// ALL-NEXT: lea without one: 0
 // ALL-NEXT: segments: es cs ss ds
-// ALL-NEXT: not a load or store: 0
+// ALL-NEXT: not a load, store or lea: 0
 // ALL-NEXT: same instructions as clang: yes
 // RUN: %divcc -O2 -fno-pic -no-pie -fdiversify=prefixes -fdiversify-prefix-probability=1 -frandom-seed=1 %s -o %t/all
 // RUN: %t/all 9 | diff %t/clang.out -
@@ -42,7 +44,23 @@
 // RUN: not %divcc -O2 -c -fdiversify=prefixes -fdiversify-prefix-probability=1.5 -frandom-seed=1 %s -o %t/bad.o 2>&1 | %FileCheck %s --check-prefix=BAD
 // BAD: -fdiversify-prefix-probability=
 // RUN: python3 %S/Inputs/prefix_sites.py %t/mixed | %FileCheck %s --check-prefix=MIXED
-// MIXED: not a load or store: 0
+// MIXED: not a load, store or lea: 0
+//
+// Every prefix is one LLVM's disassembler keeps: each instruction, decoded
+// alone and encoded again (as LLVM BOLT does when divtool rerandomize lays
+// a golden master out again), has the same bytes, so a function's insides
+// keep their offsets there.
+// RUN: python3 %S/Inputs/reencode.py %t/all.o | %FileCheck %s --check-prefix=REENCODE
+// REENCODE:      instructions: {{[1-9][0-9]+}}
+// REENCODE-NEXT: re-encoded differently: 0
+//
+// NOPs never come between a prefix and its instruction (an lea's is an
+// instruction of its own): with both at probability 1, no prefix lands on
+// a NOP, and the program runs.
+// RUN: %divcc -O2 -fno-pic -no-pie -fdiversify=prefixes,nops -fdiversify-prefix-probability=1 -fdiversify-nop-probability=1 -frandom-seed=1 -mllvm -verify-machineinstrs %s -o %t/nops
+// RUN: %t/nops 9 | diff %t/clang.out -
+// RUN: python3 %S/Inputs/prefix_sites.py %t/nops | %FileCheck %s --check-prefix=NOPS
+// NOPS: not a load, store or lea: 0
 //
 // Another seed, other prefixes; the same seed, the same code, with or
 // without -g; none when prefixes is not listed.

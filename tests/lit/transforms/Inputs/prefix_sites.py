@@ -2,58 +2,72 @@
 
 Usage: prefix_sites.py OBJECT [CLANG_OBJECT]
 
-Disassembles OBJECT's code with llvm-objdump and prints how many
-instructions name ES, CS, SS or DS (alignment NOPs aside: LLVM pads with
-"nopw %cs:..."), which of the four appear, and how many of those
-instructions are not plain loads or stores: a branch, a call, a return or
-an lea, where a segment prefix would mean something else or nothing,
-and how many loads and stores have none (those through %fs aside).
-With CLANG_OBJECT, also whether both have the same instructions once the
-prefixes, the NOPs and the addresses branches print are taken out."""
+Disassembles OBJECT's code with llvm-objdump and counts the instructions
+whose encoding starts with a segment override naming ES, CS, SS or DS
+(bytes 26, 2e, 36, 3e; alignment NOPs aside), which of the four appear,
+how many of them are not a load, a store or an lea (a branch, a call or
+a return, where the same byte would be a hint or "notrack", an
+instruction without a memory reference, whose prefix a disassembler
+drops, or one of divcc's NOP forms, where a prefix lands that nops
+separated from its instruction). It also counts the loads and stores
+(those through %fs aside) and the lea instructions that have none. With
+CLANG_OBJECT, it also says whether both have the same instructions once
+the prefixes, the NOPs and the addresses branches print are taken out."""
 import re
 import subprocess
 import sys
 
-LINE = re.compile(r"^\s*[0-9a-f]+:\s+(\S+)\s*(.*?)\s*(#.*)?$")
+LINE = re.compile(r"^\s*[0-9a-f]+:\s+((?:[0-9a-f]{2}[ \t]+)+)(\S+)\s*(.*?)\s*(#.*)?$")
 SEGMENT = re.compile(r"%(es|cs|ss|ds):")
 TARGET = re.compile(r"^(j\w+|call\w?)\s+(0x)?[0-9a-f]+( <.*>)?$")
+NOP_LEAS = ("leaq (%rsi), %rsi", "leaq (%rdi), %rdi")
+OVERRIDES = {"26": "es", "2e": "cs", "36": "ss", "3e": "ds"}
+CONTROL = ("j", "call", "ret")
 
 
 def instructions(path):
-    out = subprocess.run(["llvm-objdump-19", "-d", "--no-show-raw-insn",
-                          path], capture_output=True, text=True,
-                         check=True).stdout
+    """(first byte, text) of each instruction, alignment NOPs aside."""
+    out = subprocess.run(["llvm-objdump-19", "-d", path], capture_output=True,
+                         text=True, check=True).stdout
     result = []
     for line in out.splitlines():
         m = LINE.match(line)
-        if not m or m.group(1).startswith(("nop", "data16")):
+        if not m or m.group(2).startswith("data16"):
             continue
-        if m.group(1) == "xchgw" and m.group(2) == "%ax, %ax":
+        first = m.group(1).split()[0]
+        text = (m.group(2) + " " + m.group(3)).strip()
+        padding = m.group(2).startswith("nop") and first not in OVERRIDES
+        if padding or text == "xchgw %ax, %ax":
             continue
-        text = (m.group(1) + " " + m.group(2)).strip()
         if TARGET.match(text):
             text = text.split()[0]
-        result.append(text)
+        result.append((first, SEGMENT.sub("", text)))
     return result
 
 
 if len(sys.argv) not in (2, 3):
     sys.exit(__doc__)
 code = instructions(sys.argv[1])
-prefixed = [i for i in code if SEGMENT.search(i)]
-wrong = [i for i in prefixed
-         if i.startswith(("j", "call", "ret", "lea")) or "(" not in i]
-unprefixed = [i for i in code
-              if "(" in i and not SEGMENT.search(i) and "%fs:" not in i
-              and not i.startswith(("j", "call", "ret", "lea"))]
+prefixed = [(b, i) for b, i in code if b in OVERRIDES]
+plain = [i for b, i in code if b not in OVERRIDES]
+
+
+def is_access(i):
+    return "(" in i and not i.startswith(CONTROL + ("lea", "nop"))
+
+
 print("prefixed:", len(prefixed))
-print("loads and stores without one:", len(unprefixed))
+print("loads and stores without one:",
+      sum(1 for i in plain if is_access(i) and "%fs:" not in i))
+print("lea without one:", sum(1 for i in plain if i.startswith("lea")))
 print("segments:", " ".join(s for s in ("es", "cs", "ss", "ds")
-                            if any("%" + s + ":" in i for i in prefixed)))
-print("not a load or store:", len(wrong))
+                            if any(OVERRIDES[b] == s for b, _ in prefixed)))
+wrong = [i for _, i in prefixed if i in NOP_LEAS or
+         (not is_access(i) and not i.startswith("lea"))]
+print("not a load, store or lea:", len(wrong))
 for i in wrong:
     print("  ", i)
 if len(sys.argv) == 3:
-    plain = [SEGMENT.sub("", i) for i in code]
     print("same instructions as clang:",
-          "yes" if plain == instructions(sys.argv[2]) else "no")
+          "yes" if [i for _, i in code] ==
+          [i for _, i in instructions(sys.argv[2])] else "no")
