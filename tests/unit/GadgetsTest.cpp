@@ -55,31 +55,33 @@ TEST_F(GadgetsTest, PopRet) {
             "pop rdi ; ret");
 }
 
+/// Decodes the 8-byte instructions \p A and \p B, which differ in their
+/// displacement (bytes 4 to 7) only, and expects \p A to reach rip + 0x10
+/// and both to be the same instruction moved.
+void expectMovedDisplacement(const Disassembler &Dis,
+                             std::vector<uint8_t> A) {
+  std::vector<uint8_t> B = A;
+  B[4] = 0x20;
+  llvm::MCInst IA, IB;
+  ASSERT_EQ(Dis.decode(A, Base, IA), 8u);
+  ASSERT_EQ(Dis.decode(B, Base, IB), 8u);
+  EXPECT_EQ(Dis.pcRelativeTarget(IA, Base, 8), Base + 8 + 0x10);
+  EXPECT_TRUE(Dis.sameExceptDisplacements(IA, IB));
+}
+
 TEST_F(GadgetsTest, SegmentPrefixedRipRelativeOperandsAreDisplacements) {
   // 2e 48 8b 05 10 00 00 00   mov rax, qword ptr cs:[rip + 0x10]: divcc's
   // prefixes name a segment whose base is zero, and the operand still
   // reaches rip + 0x10; another displacement is the same instruction moved.
-  std::vector<uint8_t> A = {0x2e, 0x48, 0x8b, 0x05, 0x10, 0, 0, 0};
-  std::vector<uint8_t> B = {0x2e, 0x48, 0x8b, 0x05, 0x20, 0, 0, 0};
-  llvm::MCInst IA, IB;
-  ASSERT_EQ(Dis->decode(A, Base, IA), 8u);
-  ASSERT_EQ(Dis->decode(B, Base, IB), 8u);
-  EXPECT_EQ(Dis->pcRelativeTarget(IA, Base, 8), Base + 8 + 0x10);
-  EXPECT_TRUE(Dis->sameExceptDisplacements(IA, IB));
+  expectMovedDisplacement(*Dis, {0x2e, 0x48, 0x8b, 0x05, 0x10, 0, 0, 0});
+  // 2e 48 8d 05 10 00 00 00   lea rax, cs:[rip + 0x10]: an lea's reference
+  // is not typed as memory in LLVM's descriptors, and is one all the same.
+  expectMovedDisplacement(*Dis, {0x2e, 0x48, 0x8d, 0x05, 0x10, 0, 0, 0});
   // fs has a base of its own: mov rax, qword ptr fs:[rip + 0x10].
   std::vector<uint8_t> F = {0x64, 0x48, 0x8b, 0x05, 0x10, 0, 0, 0};
   llvm::MCInst IF;
   ASSERT_EQ(Dis->decode(F, Base, IF), 8u);
   EXPECT_EQ(Dis->pcRelativeTarget(IF, Base, 8), std::nullopt);
-  // 2e 48 8d 05 10 00 00 00   lea rax, cs:[rip + 0x10]: an lea's reference
-  // is not typed as memory in LLVM's descriptors, and is one all the same.
-  std::vector<uint8_t> L = {0x2e, 0x48, 0x8d, 0x05, 0x10, 0, 0, 0};
-  std::vector<uint8_t> M = {0x2e, 0x48, 0x8d, 0x05, 0x20, 0, 0, 0};
-  llvm::MCInst IL, IM;
-  ASSERT_EQ(Dis->decode(L, Base, IL), 8u);
-  ASSERT_EQ(Dis->decode(M, Base, IM), 8u);
-  EXPECT_EQ(Dis->pcRelativeTarget(IL, Base, 8), Base + 8 + 0x10);
-  EXPECT_TRUE(Dis->sameExceptDisplacements(IL, IM));
 }
 
 TEST_F(GadgetsTest, UnalignedStartsAndInstructionLimit) {
