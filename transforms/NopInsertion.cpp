@@ -193,8 +193,7 @@ NopInsertion::eligiblePlaces(MachineFunction &MF, const DiversityTarget &Target,
       bool SplitsFusedPair = Prev && Target.isMacroFusedPair(*Prev, MI);
       bool SplitsPrefix = Prev && Target.isPrefixOfNext(*Prev);
       if (!BetweenTerminators && !SplitsFusedPair && !SplitsPrefix &&
-          !MI.isInsideBundle() &&
-          !MI.isInlineAsm() &&
+          !MI.isInsideBundle() && !MI.isInlineAsm() &&
           !isRuntimePatchPoint(MI) && !Target.mustStayFirst(MI))
         Places.push_back(&MI);
       Prev = &MI;
