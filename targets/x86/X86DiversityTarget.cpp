@@ -106,10 +106,10 @@ std::optional<unsigned> segmentOperand(const MachineInstr &MI) {
   return Found;
 }
 
-/// Whether \p MI is a load or store whose one memory reference names the
-/// segment: a prefix there is the reference's segment operand.
-bool namesSegmentInReference(const MachineInstr &MI) {
-  return MI.mayLoadOrStore() && segmentOperand(MI).has_value();
+/// The segment operand of \p MI's memory reference if \p MI is a load or
+/// store with one: a prefix there is that operand.
+std::optional<unsigned> accessSegmentOperand(const MachineInstr &MI) {
+  return MI.mayLoadOrStore() ? segmentOperand(MI) : std::nullopt;
 }
 
 class X86DiversityTarget final : public DiversityTarget {
@@ -190,8 +190,8 @@ public:
     if (MI.isBundled() || MI.isInlineAsm() || MI.isMetaInstruction() ||
         MI.isBranch() || MI.isCall() || MI.isReturn())
       return false;
-    if (namesSegmentInReference(MI))
-      return MI.getOperand(*segmentOperand(MI)).getReg() == 0;
+    if (std::optional<unsigned> Segment = accessSegmentOperand(MI))
+      return MI.getOperand(*Segment).getReg() == 0;
     // An address computation: a prefix of its own, unless the linker
     // rewrites the instruction (TLS descriptors carry a target flag).
     return isLea(MI) && none_of(MI.operands(), [](const MachineOperand &MO) {
@@ -201,8 +201,8 @@ public:
 
   void addRedundantPrefix(MachineInstr &MI, unsigned Form) const override {
     const NopTable &T = Nops.get(MI.getMF()->getSubtarget());
-    if (namesSegmentInReference(MI)) {
-      MI.getOperand(*segmentOperand(MI)).setReg(T.Segments[Form]);
+    if (std::optional<unsigned> Segment = accessSegmentOperand(MI)) {
+      MI.getOperand(*Segment).setReg(T.Segments[Form]);
       return;
     }
     BuildMI(*MI.getParent(), MI.getIterator(), MI.getDebugLoc(),
