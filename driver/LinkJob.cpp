@@ -16,6 +16,7 @@
 
 #include "codegen/CodeGen.h"
 #include "driver/Config.h"
+#include "driver/LtoLinkPlan.h"
 #include "random/RandomStream.h"
 #include "support/Assembler.h"
 #include "support/Diagnostics.h"
@@ -197,6 +198,15 @@ static size_t paddingPosition(const opt::ArgStringList &LinkArgs) {
 /// padding (16 to 4096 bytes) comes before _start and moves all of .text
 /// (lld puts .text first). Nothing runs into either: _init and _start are
 /// entered by their symbols, and each padding is followed by one of them.
+///
+/// What comes before .init cannot move: the ELF headers, .dynsym, .dynstr,
+/// the relocations. GNU ld maps them executable, in the segment of the
+/// code, on every target but x86-64 (where -z separate-code is its
+/// default), and their bytes hold gadgets at the same address in every
+/// variant (RISC-V's `c.jr` is any halfword 0x8N82). A GNU ld link gets
+/// -z separate-code first on its line, as lld keeps them out of its code
+/// segment by default; the user's -z noseparate-code, later, still wins.
+/// gold has no such option.
 static Error padStartFiles(Compilation &C, const Config &Cfg) {
   RandomStream Random = linkStream(Cfg, Transformation::Offset);
   // Multiples of 16: the PLT and crt1.o's .text are 16-byte aligned, a
@@ -223,6 +233,9 @@ static Error padStartFiles(Compilation &C, const Config &Cfg) {
     opt::ArgStringList LinkArgs = Cmd.getArguments();
     LinkArgs.insert(LinkArgs.begin() + paddingPosition(LinkArgs),
                     C.getArgs().MakeArgString(Obj));
+    StringRef Linker = Cmd.getExecutable();
+    if (isGnuLinker(Linker) && !Linker.ends_with("gold"))
+      LinkArgs.insert(LinkArgs.begin(), {"-z", "separate-code"});
     Cmd.replaceArguments(std::move(LinkArgs));
   }
   return Error::success();

@@ -60,6 +60,10 @@ packages=(
   libc6-dev-riscv64-cross libgcc-12-dev-riscv64-cross libstdc++-12-dev-riscv64-cross
   # 32-bit ARM (armhf): the same (tests/e2e/cross.py armhf, tests/lit/arm/)
   libc6-dev-armhf-cross libgcc-12-dev-armhf-cross libstdc++-12-dev-armhf-cross
+  # GNU ld for each of them, the linker Debian's cross toolchains use:
+  # `offset` moves the start files and the PLT under it as under lld
+  # (tests/lit/transforms/offset-gnu-ld.c, tests/e2e/audit.py)
+  binutils-aarch64-linux-gnu binutils-riscv64-linux-gnu binutils-arm-linux-gnueabihf
 )
 
 # The real-world tests fetch their sources with npm pack; a machine without

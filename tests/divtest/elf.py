@@ -1,5 +1,6 @@
-"""What the checks read in ELF files (64-bit, little-endian: x86-64 and
-AArch64): section headers, code bytes, symbols, the build id."""
+"""What the checks read in ELF files (little-endian, 64-bit and, for the
+section headers, 32-bit too): section headers, code bytes, symbols, the
+build id."""
 
 import re
 import struct
@@ -12,15 +13,22 @@ from divtest import tools
 Section = namedtuple("Section", "addr offset size")
 
 
+# Where the section headers are, and the layout of one, in ELFCLASS32 (1)
+# and ELFCLASS64 (2) files: (e_shoff's format and offset, e_shentsize's
+# offset, a header's name, type, flags, addr, offset and size).
+_CLASS_LAYOUT = {1: ("<I", 0x20, 0x2E, "<IIIIII"), 2: ("<Q", 0x28, 0x3A, "<IIQQQQ")}
+
+
 def sections(binary):
     """{name: Section(address, file offset, size)}, from the section headers."""
     data = Path(binary).read_bytes()
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    shoff_format, shoff_at, shentsize_at, header_format = _CLASS_LAYOUT[data[4]]
+    shoff, = struct.unpack_from(shoff_format, data, shoff_at)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, shentsize_at)
 
     def header(i):
         name, _type, _flags, addr, offset, size = struct.unpack_from(
-            "<IIQQQQ", data, shoff + i * shentsize)
+            header_format, data, shoff + i * shentsize)
         return name, Section(addr, offset, size)
     _, strtab = header(shstrndx)
     found = {}
