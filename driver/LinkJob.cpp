@@ -151,9 +151,10 @@ static std::optional<uint32_t> linkElfFlags(Compilation &C) {
 }
 
 /// Assembles trap padding into \p Obj: \p InitSize bytes in .init and
-/// \p TextSize bytes in .text.
+/// \p TextSize bytes in .text, and \p RodataSize zero bytes in .rodata.
 static Error assemblePadding(const std::string &Obj, uint64_t InitSize,
-                             uint64_t TextSize, const llvm::Triple &T,
+                             uint64_t TextSize, uint64_t RodataSize,
+                             const llvm::Triple &T,
                              std::optional<uint32_t> ElfFlags) {
   std::string Asm;
   raw_string_ostream AsmOS(Asm);
@@ -162,6 +163,9 @@ static Error assemblePadding(const std::string &Obj, uint64_t InitSize,
         << "\t.fill " << InitSize << ", 1, " << Fill << "\n"
         << "\t.text\n"
         << "\t.fill " << TextSize << ", 1, " << Fill << "\n";
+  if (RodataSize)
+    AsmOS << "\t.section .rodata,\"a\",%progbits\n"
+          << "\t.zero " << RodataSize << "\n";
   if (Error E = assembleCodeFreeObject(Asm, T, Obj, ElfFlags))
     return createStringError("cannot assemble the link-time padding: " +
                              toString(std::move(E)));
@@ -199,6 +203,14 @@ static size_t paddingPosition(const opt::ArgStringList &LinkArgs) {
 /// (lld puts .text first). Nothing runs into either: _init and _start are
 /// entered by their symbols, and each padding is followed by one of them.
 ///
+/// lld puts the read-only data first, and .text at the head of the code
+/// segment: .text would start at the same address in every variant, and
+/// the .text padding alone spreads the code over 4 KiB, where the short
+/// gadgets of fixed-width code (a lone `ret`) often meet. An lld link's
+/// padding object also holds zeros at the head of .rodata, as many as the
+/// .init padding may be long: they move the code segment itself, at no cost
+/// to .text.
+///
 /// What comes before .init cannot move: the ELF headers, .dynsym, .dynstr,
 /// the relocations. GNU ld maps them executable, in the segment of the
 /// code, on every target but x86-64 (where -z separate-code is its
@@ -215,6 +227,14 @@ static Error padStartFiles(Compilation &C, const Config &Cfg) {
   uint64_t InitSize =
       16 * Random.between(1, trapPadding(T).MaxInitPadding / 16);
   uint64_t TextSize = 16 * Random.between(1, 256);
+  uint64_t RodataSize =
+      16 * Random.between(1, trapPadding(T).MaxInitPadding / 16);
+  bool LinksWithLld = llvm::any_of(C.getJobs(), [](const Command &Cmd) {
+    return isa<LinkJobAction>(Cmd.getSource()) &&
+           StringRef(Cmd.getExecutable()).ends_with("ld.lld");
+  });
+  if (!LinksWithLld)
+    RodataSize = 0;
 
   const Driver &D = C.getDriver();
   std::string Obj = D.GetTemporaryPath(OffsetObjectPrefix, "o");
@@ -223,7 +243,8 @@ static Error padStartFiles(Compilation &C, const Config &Cfg) {
     sys::fs::remove(Obj);
   } else {
     C.addTempFile(C.getArgs().MakeArgString(Obj));
-    if (Error E = assemblePadding(Obj, InitSize, TextSize, T, linkElfFlags(C)))
+    if (Error E = assemblePadding(Obj, InitSize, TextSize, RodataSize, T,
+                                   linkElfFlags(C)))
       return E;
   }
 

@@ -83,7 +83,10 @@ struct TrapPadding {
   uint32_t FeatureBits;     // every feature bit that property can claim
   /// The most trap padding, in bytes, that `offset` puts before _init:
   /// what moves .init and the code the linkers put after it, the PLT among
-  /// it, from one variant to the next.
+  /// it, from one variant to the next; under lld, as many zeros at most at
+  /// the head of .rodata move the code segment. Fixed-width code, whose
+  /// short gadgets line up wherever two variants' code moved alike, wants
+  /// more than 4 KiB.
   uint64_t MaxInitPadding = 4096;
 };
 

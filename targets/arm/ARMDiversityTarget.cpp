@@ -325,9 +325,12 @@ public:
     MI.eraseFromParent();
   }
 
+  // No GNU program property marks 32-bit ARM objects. The code's short
+  // gadgets (`bx lr`, `pop {..., pc}`) meet at the same address in two
+  // variants whose code moved by the same amount: it moves over 64 KiB,
+  // not 4, to make that rare.
   TrapPadding trapPadding() const override {
-    // No GNU program property marks 32-bit ARM objects.
-    return {0xde, 0, 0};
+    return {0xde, 0, 0, 65536};
   }
 
   unsigned trapSize(const TargetSubtargetInfo &STI) const override {

@@ -29,17 +29,20 @@
                 mapping symbols; Debian's start files are Thumb), keeps
                 branches inside ARM gadgets, and in Thumb looks only for
                 the 16-bit endings;
-  cross survival  for armhf (Thumb), riscv64 and aarch64, a clang-19
-                baseline and 5 variants of the default set: under 2% of the
-                baseline's gadgets survive in each variant; and between
-                the variants, no gadget outside the functions (the PLT and
-                the C runtime's start files, which divcc does not compile)
-                survives at the same address in another variant, where
-                AArch64 and RISC-V PLT stubs all end in the same
-                instruction and line up whenever two variants' PLTs
-                overlap (the share of all gadgets that survive between
-                variants, inside functions too, is printed: a lone `ret`
-                or a small function can coincide by chance);
+  cross survival  for armhf (Thumb), riscv64 and aarch64, linked by lld and
+                by GNU ld, the sample program and a 10-line C program
+                (TEN_LINES): a clang-19 baseline and 5 variants of the
+                default set. Under 2% of the baseline's gadgets survive in
+                each variant; between the variants, under 0.5% survive at
+                the same address on average over the pairs (under 1% in
+                any pair: lone `ret`s meet by chance, see BETWEEN_LIMIT),
+                and none outside the functions (the PLT,
+                the C runtime's start files and, under GNU ld, the headers
+                before them, which divcc does not compile: AArch64 and
+                RISC-V PLT stubs all end in the same instruction and line
+                up whenever two variants' PLTs overlap). Relative survival
+                between the variants is printed, not asserted: it is over
+                its budget on every target (docs/performance.md);
   exploit       ROPgadget builds an execve ROP chain for one statically linked
                 variant; the chain is broken in each of 4 others. Static
                 binaries carry library code that divcc did not compile, so the
@@ -308,36 +311,76 @@ def check_arm(work, failures):
                             "(at least 90% expected)")
 
 
-def check_cross_survival(work, failures, name):
-    """A clang-19 baseline and 5 default variants built for the cross target
-    NAME (tests/divtest/projects.py): under 2% of the baseline's gadgets
-    survive in each variant."""
-    flags = [*FLAGS, *projects.get_target(name).cc_flags, str(SAMPLE)]
-    base = work / f"{name}-baseline"
-    tools.check([tools.clang(True), *flags, "-o", str(base)])
+# The smallest program a distributor ships: most of its code is the C
+# runtime's and the PLT, which divcc does not compile.
+TEN_LINES = r"""#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv) {
+  long sum = 0;
+  for (int i = 1; i < argc; ++i)
+    sum += strtol(argv[i], NULL, 10);
+  printf("%ld\n", sum);
+  return sum > 100;
+}
+"""
+# Default variants share less than this share of gadgets at the same
+# address, on average over the pairs, and less than BETWEEN_WORST in any
+# pair. Fixed-width code has a lone `ret` every few dozen instructions, and
+# two variants' rets meet by chance whatever moves: about N * N * 4 / L of
+# them for N rets in L bytes of code, 2 of AArch64 cpp_containers' 546
+# gadgets (0.37%) in a pair.
+BETWEEN_LIMIT = 0.005
+BETWEEN_WORST = 0.01
+
+
+def check_cross_survival(work, failures, name, linker, program):
+    """A clang-19 baseline and 5 default variants of PROGRAM (C++ or C by its
+    suffix) built for the cross target NAME (tests/divtest/projects.py) and
+    linked by LINKER (lld, or bfd: GNU ld): under 2% of the baseline's
+    gadgets survive in each variant; between the variants, under 0.5% at
+    the same address, none of them outside the functions."""
+    cxx = program.suffix == ".cpp"
+    target_flags = [f for f in projects.get_target(name).cc_flags
+                    if not f.startswith("-fuse-ld=")]
+    flags = [*(FLAGS if cxx else ["-O2"]), *target_flags, f"-fuse-ld={linker}",
+             str(program)]
+    label = f"{name} {program.stem} {linker}"
+    stem = f"{name}-{program.stem}-{linker}"
+    base = work / f"{stem}-baseline"
+    tools.check([tools.clang(cxx), *flags, "-o", str(base)])
     variants = []
     for i, seed in enumerate(SEEDS, 1):
-        variants.append(work / f"{name}-variant-{i}")
-        tools.check([tools.divcc(True), *flags, seed, "-o", str(variants[-1])])
+        variants.append(work / f"{stem}-variant-{i}")
+        tools.check([tools.divcc(cxx), *flags, seed, "-o", str(variants[-1])])
     report = audit(base, *variants)
     worst = max(v["survival"] for v in report["variants"])
-    print(f"{name}: {report['base']['gadgets']} gadgets in the clang-19 build, "
-          f"at most {worst:.2%} survive in a default variant")
+    print(f"{label}: {report['base']['gadgets']} gadgets in the clang-19 "
+          f"build, at most {worst:.2%} survive in a default variant")
     if worst >= 0.02:
-        failures.append(f"{name}: {worst:.2%} of the baseline's gadgets survive "
-                        "in a default variant (limit 2%)")
+        failures.append(f"{label}: {worst:.2%} of the baseline's gadgets "
+                        "survive in a default variant (limit 2%)")
     matrix = audit("--matrix", *variants)["matrix"]
-    survival = matrix["survival"]
-    between = max(survival[i][j] for i in range(len(survival))
-                  for j in range(len(survival)) if i != j)
+    pairs = [(i, j) for i in range(len(variants))
+             for j in range(len(variants)) if i != j]
+    between = [matrix["survival"][i][j] for i, j in pairs]
+    relative = [matrix["relative_survival"][i][j] for i, j in pairs]
     outside = sum(audit(v, *(w for w in variants if w != v))
                   ["surviving_outside_functions"] for v in variants)
-    print(f"{name}: at most {between:.2%} of a default variant's gadgets "
-          f"survive in another; outside functions {outside}")
+    mean_between = sum(between) / len(between)
+    print(f"{label}: {mean_between:.2%} of a default variant's gadgets "
+          f"survive in another on average, {max(between):.2%} in the worst "
+          f"pair; outside functions {outside}; relative survival "
+          f"{sum(relative) / len(relative):.2%} mean, {max(relative):.2%} max")
+    if mean_between >= BETWEEN_LIMIT or max(between) >= BETWEEN_WORST:
+        failures.append(f"{label}: {mean_between:.2%} of a default variant's "
+                        f"gadgets survive in another on average, "
+                        f"{max(between):.2%} in the worst pair (limits "
+                        f"{BETWEEN_LIMIT:.1%}, {BETWEEN_WORST:.0%})")
     if outside:
-        failures.append(f"{name}: {outside} gadgets outside functions (PLT, "
-                        "start files) survive from one default variant to "
-                        "another")
+        failures.append(f"{label}: {outside} gadgets outside functions (PLT, "
+                        "start files, headers) survive from one default "
+                        "variant to another")
 
 
 def main():
@@ -349,8 +392,12 @@ def main():
         check_relative(base, variants, report, failures)
         check_chain(work, failures)
         check_arm(work, failures)
+        ten_lines = work / "ten_lines.c"
+        ten_lines.write_text(TEN_LINES)
         for name in ("armhf", "riscv64", "aarch64"):
-            check_cross_survival(work, failures, name)
+            for linker in ("lld", "bfd"):
+                for program in (SAMPLE, ten_lines):
+                    check_cross_survival(work, failures, name, linker, program)
     for f in failures:
         print(f"FAIL: {f}")
     sys.exit(1 if failures else 0)
