@@ -150,19 +150,16 @@ static std::optional<uint32_t> linkElfFlags(Compilation &C) {
   return std::nullopt;
 }
 
-/// Assembles trap padding into \p Obj: \p InitSize bytes in .init and
-/// \p TextSize bytes in .text, and \p RodataSize zero bytes in .rodata.
+/// Assembles trap padding into \p Obj: \p InitSize bytes in .init, and
+/// \p RodataSize zero bytes in .rodata.
 static Error assemblePadding(const std::string &Obj, uint64_t InitSize,
-                             uint64_t TextSize, uint64_t RodataSize,
-                             const llvm::Triple &T,
+                             uint64_t RodataSize, const llvm::Triple &T,
                              std::optional<uint32_t> ElfFlags) {
   std::string Asm;
   raw_string_ostream AsmOS(Asm);
   unsigned Fill = trapPadding(T).FillByte;
   AsmOS << "\t.section .init,\"ax\",%progbits\n"
-        << "\t.fill " << InitSize << ", 1, " << Fill << "\n"
-        << "\t.text\n"
-        << "\t.fill " << TextSize << ", 1, " << Fill << "\n";
+        << "\t.fill " << InitSize << ", 1, " << Fill << "\n";
   if (RodataSize)
     AsmOS << "\t.section .rodata,\"a\",%progbits\n"
           << "\t.zero " << RodataSize << "\n";
@@ -194,22 +191,16 @@ static size_t paddingPosition(const opt::ArgStringList &LinkArgs) {
 
 /// `offset`: the C runtime's code (crt1.o's _start, crti.o's _init, crtn.o,
 /// .fini) and the PLT are code divcc does not compile, and would otherwise
-/// sit at the same address in every variant. An object of trap padding goes
-/// first among the link's objects: its .init padding (16 to 4096 bytes, 64
-/// KiB on targets whose PLT stubs all end alike: TrapPadding::
-/// MaxInitPadding) comes before _init and moves .init and what follows it
-/// (GNU ld: the PLT, .text and .fini; lld: .fini and the PLT); its .text
-/// padding (16 to 4096 bytes) comes before _start and moves all of .text
-/// (lld puts .text first). Nothing runs into either: _init and _start are
-/// entered by their symbols, and each padding is followed by one of them.
-///
-/// lld puts the read-only data first, and .text at the head of the code
-/// segment: .text would start at the same address in every variant, and
-/// the .text padding alone spreads the code over 4 KiB, where the short
-/// gadgets of fixed-width code (a lone `ret`) often meet. An lld link's
-/// padding object also holds zeros at the head of .rodata, as many as the
-/// .init padding may be long: they move the code segment itself, at no cost
-/// to .text.
+/// sit at the same address in every variant. An object of padding goes
+/// first among the link's objects. Its .init holds 16 to 4096 bytes of
+/// traps (64 KiB on the fixed-width targets, whose short gadgets line up
+/// wherever two variants' code moved alike: TrapPadding::MaxInitPadding),
+/// before _init: GNU ld (and gold) put .init first in the code segment, so
+/// it moves _init, the PLT, all of .text and .fini. lld puts the read-only
+/// data first and .text at the head of the code segment, .init after it:
+/// for lld the object also starts .rodata with as many zeros (another
+/// draw), which move the code segment itself. Neither costs .text, and
+/// nothing runs into the traps: _init is entered by its symbol.
 ///
 /// What comes before .init cannot move: the ELF headers, .dynsym, .dynstr,
 /// the relocations. GNU ld maps them executable, in the segment of the
@@ -224,17 +215,13 @@ static Error padStartFiles(Compilation &C, const Config &Cfg) {
   // Multiples of 16: the PLT and crt1.o's .text are 16-byte aligned, a
   // finer step would be rounded away. Never 0, so every variant moves.
   const llvm::Triple &T = C.getDefaultToolChain().getTriple();
-  uint64_t InitSize =
-      16 * Random.between(1, trapPadding(T).MaxInitPadding / 16);
-  uint64_t TextSize = 16 * Random.between(1, 256);
-  uint64_t RodataSize =
-      16 * Random.between(1, trapPadding(T).MaxInitPadding / 16);
+  uint64_t Steps = trapPadding(T).MaxInitPadding / 16;
+  uint64_t InitSize = 16 * Random.between(1, Steps);
   bool LinksWithLld = llvm::any_of(C.getJobs(), [](const Command &Cmd) {
     return isa<LinkJobAction>(Cmd.getSource()) &&
            StringRef(Cmd.getExecutable()).ends_with("ld.lld");
   });
-  if (!LinksWithLld)
-    RodataSize = 0;
+  uint64_t RodataSize = LinksWithLld ? 16 * Random.between(1, Steps) : 0;
 
   const Driver &D = C.getDriver();
   std::string Obj = D.GetTemporaryPath(OffsetObjectPrefix, "o");
@@ -243,8 +230,7 @@ static Error padStartFiles(Compilation &C, const Config &Cfg) {
     sys::fs::remove(Obj);
   } else {
     C.addTempFile(C.getArgs().MakeArgString(Obj));
-    if (Error E = assemblePadding(Obj, InitSize, TextSize, RodataSize, T,
-                                   linkElfFlags(C)))
+    if (Error E = assemblePadding(Obj, InitSize, RodataSize, T, linkElfFlags(C)))
       return E;
   }
 

@@ -1,7 +1,9 @@
 // `offset` puts 16 to 4096 bytes of trap padding (int3) at the head of .init
-// and as much again at the head of .text when divcc links, before the C
-// runtime's _init and _start, so the start files, the PLT and .fini move
-// even where the code divcc compiles did not grow.
+// when divcc links, before the C runtime's _init: GNU ld puts .init first
+// in the code segment, so _init, the PLT, all of .text and .fini move even
+// where the code divcc compiles did not grow. lld puts .text first: there
+// as many zeros at the head of .rodata move the whole code segment. .text
+// itself gets no padding.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %divcc -O1 -fdiversify=offset -frandom-seed=one %s -o %t/one
 // RUN: %divcc -O1 -fdiversify=offset -frandom-seed=two %s -o %t/two
@@ -17,17 +19,17 @@
 // SIZES: .init same for both seeds: no
 // SIZES: .plt moved: yes yes
 //
-// The padding precedes _init and _start and is all int3: it never runs.
+// The padding precedes _init and is all int3: it never runs. .text starts
+// with _start, as clang's does.
 // RUN: objdump -d -j .init %t/one | %FileCheck --check-prefix=INIT %s
 // INIT: <_init-0x{{[0-9a-f]+}}>:
 // INIT-NEXT: int3
 // INIT-NOT: {{nop|ret|jmp|call|<}}
 // INIT: <_init>:
 // RUN: objdump -d -j .text %t/one | %FileCheck --check-prefix=TEXT %s
-// TEXT: <_start-0x{{[0-9a-f]+}}>:
-// TEXT-NEXT: int3
-// TEXT-NOT: {{nop|ret|jmp|call|<}}
-// TEXT: <_start>:
+// TEXT: Disassembly of section .text:
+// TEXT-EMPTY:
+// TEXT-NEXT: <_start>:
 //
 // Nothing of the C runtime stays where it was: _init, _start and _fini move
 // between two seeds, dynamically and statically linked, with GNU ld and
@@ -42,6 +44,14 @@
 // MOVED: _init moved: yes yes yes
 // MOVED: _start moved: yes yes yes
 // MOVED: _fini moved: yes yes yes
+//
+// Under lld, .rodata grows by a multiple of 16, by different amounts for
+// two seeds, and .text follows it.
+// RUN: %clang -O1 -fuse-ld=lld %s -o %t/clang-lld
+// RUN: python3 %S/Inputs/section_sizes.py .rodata .text %t/clang-lld %t/one-lld %t/two-lld | %FileCheck --check-prefix=LLD %s
+// LLD: .rodata grew by multiple of 16: yes yes
+// LLD: .rodata same for both seeds: no
+// LLD: .text moved: yes yes
 //
 // Same seed, same executable; the seed lld or ld sees never appears.
 // RUN: %divcc -O1 -fdiversify=offset -frandom-seed=one %s -o %t/again
