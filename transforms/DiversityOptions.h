@@ -41,10 +41,13 @@ struct NopOptions {
 
 /// gaps: -fdiversify-gap-max=BYTES, at most this much trap padding in one
 /// place control never falls into (0: none); without it, the target's
-/// default (DiversityTarget::defaultGapBytes). Gaps cost no instruction but
-/// bytes.
+/// default (DiversityTarget::defaultGapBytes). -fdiversify-first-gap-max=
+/// BYTES, the same for each function's first gap; without it, the one
+/// above if given, else the target's DiversityTarget::defaultFirstGapBytes.
+/// Gaps cost no instruction but bytes.
 struct GapOptions {
   std::optional<unsigned> MaxBytes;
+  std::optional<unsigned> FirstMaxBytes;
 };
 
 /// blocks: -fdiversify-blocks=chains|all. Chains moves only what no

@@ -4,9 +4,11 @@
 // unconditional branch, a return, a tail call or a call that does not
 // return, or it is the function's last block), insert a gap of 0 to N bytes
 // (-fdiversify-gap-max, else the target's default) of trap instructions,
-// N rounded down to whole traps. Everything after the gap moves, and since no
-// path runs through it, it moves for free: no instruction is added to any
-// execution.
+// N rounded down to whole traps; the first such place of a function takes
+// 0 to F bytes (-fdiversify-first-gap-max, ...), F larger than N on the
+// fixed-width targets, where the first gap's shift is the one everything
+// after it shares. Everything after the gap moves, and since no path runs
+// through it, it moves for free: no instruction is added to any execution.
 //
 //     before:              after (one draw):
 //       jmp .LBB0_3          jmp .LBB0_3
@@ -83,7 +85,11 @@ bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
   unsigned TrapSize = Target.trapSize(MF.getSubtarget());
   unsigned MaxTraps =
       Options.MaxBytes.value_or(Target.defaultGapBytes()) / TrapSize;
-  if (MaxTraps == 0)
+  unsigned FirstMaxTraps =
+      Options.FirstMaxBytes.value_or(
+          Options.MaxBytes.value_or(Target.defaultFirstGapBytes())) /
+      TrapSize;
+  if (MaxTraps == 0 && FirstMaxTraps == 0)
     return false;
 
   // Decided on the blocks as LLVM laid them out, before any gap is added.
@@ -95,7 +101,8 @@ bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
   bool Changed = false;
   for (MachineBasicBlock *MBB : Places) {
     ++NumGaps;
-    uint64_t Traps = Random.below(MaxTraps + 1);
+    bool First = MBB == Places.front();
+    uint64_t Traps = Random.below((First ? FirstMaxTraps : MaxTraps) + 1);
     if (Traps == 0)
       continue;
     MachineBasicBlock *Gap = MF.CreateMachineBasicBlock();

@@ -5,9 +5,12 @@ Usage: gap_blocks.py INPUT.mir OUTPUT.mir
 A gap is a block holding nothing but trap instructions (x86-64 INT3,
 AArch64 and ARM state UDF 0, Thumb tUDF 222, RISC-V C_UNIMP and UNIMP).
 Prints, for each gap in layout order, the block before it and that block's
-last opcode, the largest gap in trap instructions and in bytes, and whether
+last opcode, the largest gap in trap instructions and in bytes, whether
 OUTPUT without its gaps is INPUT (both printed by divcc-llc: the pass must
-add blocks and change nothing else)."""
+add blocks and change nothing else), and then the first gap's size and the
+largest of the others (a function's first gap may be wider: with one
+function in OUTPUT, the first gap is its first or, when that one drew
+nothing, one of the others)."""
 import re
 import sys
 
@@ -63,19 +66,27 @@ def opcode(instruction):
 if len(sys.argv) != 3:
     sys.exit(__doc__)
 before, after = blocks(sys.argv[1]), blocks(sys.argv[2])
-kept, largest, largest_bytes, previous = [], 0, 0, None
+kept, gaps, previous = [], [], None
 for header, lines in after:
     body = instructions(lines)
     if header is not None and body and all(i in TRAPS for i in body):
         name = BLOCK.match(previous[0]).group(0).strip() if previous else "?"
         last = instructions(previous[1])[-1] if previous else "?"
         print(f"gap after {name}: {opcode(last)}")
-        largest = max(largest, len(body))
-        largest_bytes = max(largest_bytes, sum(TRAPS[i] for i in body))
+        gaps.append((len(body), sum(TRAPS[i] for i in body)))
         continue
     kept.append((header, lines))
     if header is not None:
         previous = (header, lines)
-print(f"largest gap: {largest} traps, {largest_bytes} bytes")
+
+
+def largest(sizes):
+    return (f"{max((t for t, _ in sizes), default=0)} traps, "
+            f"{max((b for _, b in sizes), default=0)} bytes")
+
+
+print(f"largest gap: {largest(gaps)}")
 print("rest unchanged:", "yes" if list(map(normalized, kept)) ==
       list(map(normalized, before)) else "no")
+print(f"first gap: {largest(gaps[:1])}")
+print(f"largest other gap: {largest(gaps[1:])}")
