@@ -15,10 +15,12 @@
 // RUN: %t/two 9 | diff %t/clang.out -
 // RUN: %t/mixed 9 | diff %t/clang.out -
 //
-// Only prefixes differ from clang-19's instructions, and only loads,
-// stores and lea have them: some by default (a chance of 0.25 each), all
-// at -fdiversify-prefix-probability=1, with all four segments drawn, and
-// none at 0, where the code is clang's.
+// Only prefixes and the forms of pushes differ from clang-19's
+// instructions, and only loads, stores and lea have prefixes: some by
+// default (a chance of 0.25 each), all at -fdiversify-prefix-probability=1,
+// with all four segments drawn, and none at 0, where the code is clang's.
+// Pushes of a register take their long form (ff /6) with the same chance;
+// pops never do (valgrind does not decode 8f /0 with a register).
 // RUN: %clang -O2 -fno-pic -c %s -o %t/clang.o
 // RUN: %divcc -O2 -fno-pic -c -fdiversify=prefixes -frandom-seed=1 %s -o %t/one.o
 // RUN: python3 %S/Inputs/prefix_sites.py %t/one.o %t/clang.o | %FileCheck %s
@@ -27,6 +29,8 @@
 // CHECK-NEXT: lea without one: {{[1-9][0-9]*}}
 // CHECK:      not a load, store or lea: 0
 // CHECK-NEXT: same instructions as clang: yes
+// CHECK-NEXT: pushes in long form: {{[1-9][0-9]*}} short: {{[1-9][0-9]*}}
+// CHECK-NEXT: pops in long form: 0
 // RUN: %divcc -O2 -fno-pic -c -fdiversify=prefixes -fdiversify-prefix-probability=1 -frandom-seed=1 -mllvm -verify-machineinstrs %s -o %t/all.o
 // RUN: python3 %S/Inputs/prefix_sites.py %t/all.o %t/clang.o | %FileCheck %s --check-prefix=ALL
 // ALL:      prefixed: {{[1-9][0-9]+}}
@@ -35,8 +39,12 @@
 // ALL-NEXT: segments: es cs ss ds
 // ALL-NEXT: not a load, store or lea: 0
 // ALL-NEXT: same instructions as clang: yes
+// ALL-NEXT: pushes in long form: {{[1-9][0-9]*}} short: 0
+// ALL-NEXT: pops in long form: 0
 // RUN: %divcc -O2 -fno-pic -no-pie -fdiversify=prefixes -fdiversify-prefix-probability=1 -frandom-seed=1 %s -o %t/all
 // RUN: %t/all 9 | diff %t/clang.out -
+// valgrind decodes every form divcc writes, and the program runs there too.
+// RUN: valgrind -q --error-exitcode=99 %t/all 9 | diff %t/clang.out -
 // RUN: %divcc -O2 -fno-pic -c -fdiversify=prefixes -fdiversify-prefix-probability=0 -frandom-seed=1 %s -o %t/zero.o
 // RUN: llvm-objcopy-19 -O binary --only-section=.text %t/clang.o %t/clang.text
 // RUN: llvm-objcopy-19 -O binary --only-section=.text %t/zero.o %t/zero.text

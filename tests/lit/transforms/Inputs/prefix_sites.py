@@ -12,7 +12,9 @@ drops, or one of divcc's NOP forms, where a prefix lands that nops
 separated from its instruction). It also counts the loads and stores
 (those through %fs aside) and the lea instructions that have none. With
 CLANG_OBJECT, it also says whether both have the same instructions once
-the prefixes, the NOPs and the addresses branches print are taken out."""
+the prefixes, the NOPs and the addresses branches print are taken out.
+Last, it counts the pushes of a register in their long form (ff /6) and
+in their short one, and the pops in their long form (8f /0)."""
 import re
 import subprocess
 import sys
@@ -26,7 +28,7 @@ CONTROL = ("j", "call", "ret")
 
 
 def instructions(path):
-    """(first byte, text) of each instruction, alignment NOPs aside."""
+    """(bytes, text) of each instruction, alignment NOPs aside."""
     out = subprocess.run(["llvm-objdump-19", "-d", path], capture_output=True,
                          text=True, check=True).stdout
     result = []
@@ -34,22 +36,23 @@ def instructions(path):
         m = LINE.match(line)
         if not m or m.group(2).startswith("data16"):
             continue
-        first = m.group(1).split()[0]
+        encoding = m.group(1).split()
+        first = encoding[0]
         text = (m.group(2) + " " + m.group(3)).strip()
         padding = m.group(2).startswith("nop") and first not in OVERRIDES
         if padding or text == "xchgw %ax, %ax":
             continue
         if TARGET.match(text):
             text = text.split()[0]
-        result.append((first, SEGMENT.sub("", text)))
+        result.append((encoding, SEGMENT.sub("", text)))
     return result
 
 
 if len(sys.argv) not in (2, 3):
     sys.exit(__doc__)
 code = instructions(sys.argv[1])
-prefixed = [(b, i) for b, i in code if b in OVERRIDES]
-plain = [i for b, i in code if b not in OVERRIDES]
+prefixed = [(b[0], i) for b, i in code if b[0] in OVERRIDES]
+plain = [i for b, i in code if b[0] not in OVERRIDES]
 
 
 def is_access(i):
@@ -71,3 +74,20 @@ if len(sys.argv) == 3:
     print("same instructions as clang:",
           "yes" if [i for _, i in code] ==
           [i for _, i in instructions(sys.argv[2])] else "no")
+
+
+def opcode(encoding):
+    """The opcode byte of an instruction without legacy prefixes: the one
+    after its REX prefix (40-4f), if any."""
+    return encoding[1] if re.match(r"^4[0-9a-f]$", encoding[0]) else encoding[0]
+
+
+def stack_ops(kind):
+    """The encodings of the pushes or pops of a register."""
+    return [b for b, i in code if re.match(rf"^{kind}q %r\w+$", i)]
+
+
+pushes = stack_ops("push")
+print("pushes in long form:", sum(1 for b in pushes if opcode(b) == "ff"),
+      "short:", sum(1 for b in pushes if opcode(b) != "ff"))
+print("pops in long form:", sum(1 for b in stack_ops("pop") if opcode(b) == "8f"))
