@@ -238,9 +238,10 @@ std::string boltReason(StringRef BoltLog, StringRef Name) {
 /// master: those it keeps at their golden-master address, in the code BOLT
 /// leaves as it was (its .bolt.org.* sections), each with what BOLT said
 /// of it (skipped after it refused the function, in \p Skipped, or
-/// ignored: the line of \p BoltLog that names it); and those BOLT moved
-/// but not into their place in \p Order (a name it did not take), which it
-/// puts after the ordered ones.
+/// ignored: the line of \p BoltLog that names it), or in its new code where
+/// the code before it adds up to the same size in the new order (landed in
+/// place); and those BOLT moved but not into their place in \p Order (a
+/// name it did not take), which it puts after the ordered ones.
 struct FunctionAccount {
   std::vector<FunctionLeftInPlace> LeftInPlace;
   std::vector<std::string> OutOfOrder;
@@ -266,12 +267,15 @@ accountForFunctions(const GoldenFunctions &G, const ProgramCode &Golden,
     StringRef Name = BoltName.lookup(F.Address);
     if (Name.empty())
       Name = F.Key;
-    if (!Install->sectionAt(Now->Address).starts_with(".bolt.org.")) {
+    bool Moved = !Install->sectionAt(Now->Address).starts_with(".bolt.org.");
+    if (Moved && Now->Address != F.Address) {
       NewAddress[Name] = Now->Address;
       continue;
     }
     Account.LeftInPlace.push_back(
-        {Name.str(), llvm::is_contained(Skipped, Name)
+        {Name.str(), Moved ? "landed at its golden-master address in every "
+                             "order drawn"
+                     : llvm::is_contained(Skipped, Name)
                          ? "refused by BOLT (skipped)"
                          : boltReason(BoltLog, Name)});
   }
@@ -470,8 +474,8 @@ public:
   Expected<InstallResult> run() {
     for (Error (InstallLayoutSteps::*Step)() :
          {&InstallLayoutSteps::readGoldenMaster,
-          &InstallLayoutSteps::drawLayout, &InstallLayoutSteps::writeInputs,
-          &InstallLayoutSteps::runBolt, &InstallLayoutSteps::patchOutput,
+          &InstallLayoutSteps::layOutUntilEveryFunctionMoves,
+          &InstallLayoutSteps::patchOutput,
           &InstallLayoutSteps::proveSound,
           &InstallLayoutSteps::accountForEveryFunction,
           &InstallLayoutSteps::writeInstall})
@@ -530,13 +534,57 @@ private:
     return Error::success();
   }
 
-  /// 2-3. The layout: one stream per golden master and install; the
+  /// 2-4. A layout drawn and made by BOLT, and drawn again, from a stream
+  /// of its own, while a function BOLT moved lands at its golden-master
+  /// address: the code before it in the new order added up to the same
+  /// size (one chance in a few dozen functions for a small program). An
+  /// attacker who studied the golden master would find it in place, so
+  /// every function moves. After MaxRedraws layouts, the last one stays,
+  /// and the function is named among those left in place.
+  Error layOutUntilEveryFunctionMoves() {
+    for (Redraw = 0;; ++Redraw) {
+      for (Error (InstallLayoutSteps::*Step)() :
+           {&InstallLayoutSteps::drawLayout, &InstallLayoutSteps::writeInputs,
+            &InstallLayoutSteps::runBolt})
+        if (Error E = (this->*Step)())
+          return E;
+      Expected<bool> Landed = functionLandedInPlace();
+      if (!Landed)
+        return Landed.takeError();
+      if (!*Landed || Redraw + 1 == MaxRedraws)
+        return Error::success();
+    }
+  }
+
+  /// Whether a function BOLT moved is at its golden-master address.
+  Expected<bool> functionLandedInPlace() const {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Out =
+        MemoryBuffer::getFile(Dir->path() + "/install", /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!Out)
+      return makeError("cannot read BOLT's output", Out.getError());
+    Expected<ProgramCode> Install =
+        ProgramCode::read(arrayRefFromStringRef((*Out)->getBuffer()));
+    if (!Install)
+      return makeError("cannot read BOLT's output: " +
+                       toString(Install.takeError()));
+    return llvm::any_of(GoldenProgram.functions(), [&](const CodeFunction &F) {
+      const CodeFunction *Now = Install->function(F.Key);
+      return Now && Now->Address == F.Address &&
+             !Install->sectionAt(Now->Address).starts_with(".bolt.org.");
+    });
+  }
+
+  /// 2. The layout: one stream per golden master, install and redraw; the
   /// function order first, then (with blocks) the profile and BOLT's own
   /// seed.
   Error drawLayout() {
+    Order.clear();
     for (const GoldenFunctions::Function &F : Functions.Functions)
       Order.push_back(F.Name);
-    Key256 Seed = Key.streamKey({"install", GoldenCode, InstallId});
+    std::string Label =
+        Redraw == 0 ? "install" : "install, redraw " + std::to_string(Redraw);
+    Key256 Seed = Key.streamKey({Label, GoldenCode, InstallId});
     RandomStream Random(Seed);
     OPENSSL_cleanse(Seed.data(), Seed.size());
     Random.shuffle(MutableArrayRef<std::string>(Order));
@@ -757,6 +805,8 @@ private:
   bool DebugInfo = false;
   bool ClosePlt = false;
   // The layout (drawLayout): secret until BOLT has read it.
+  static constexpr unsigned MaxRedraws = 8;
+  unsigned Redraw = 0;
   std::vector<std::string> Order;
   std::string Profile;
   uint64_t BoltSeed = 0;

@@ -219,7 +219,8 @@ void addRerandomizeSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
   Command->footer(
       "Every function of GOLDEN moves, in an order drawn from the stream of "
       "(secret, GOLDEN's SHA-256, ID), into the space of GOLDEN's own .text "
-      "where it fits; the original code left behind becomes traps. A "
+      "where it fits (drawn again if a function would land at its old "
+      "address); the original code left behind becomes traps. A "
       "function BOLT cannot move stays where it was and is named on stderr, "
       "with BOLT's reason. Before anything is written, every code address "
       "the install can use (branches, calls, data relocations, exported "
