@@ -5,9 +5,9 @@
 // return, or it is the function's last block), insert a gap of 0 to N bytes
 // (-fdiversify-gap-max, else the target's default) of trap instructions,
 // N rounded down to whole traps; the first such place of a function takes
-// 0 to F bytes (-fdiversify-first-gap-max, ...), F larger than N on the
-// fixed-width targets, where the first gap's shift is the one everything
-// after it shares. Everything after the gap moves, and since no path runs
+// 0 to F bytes (-fdiversify-first-gap-max, ...), F larger than N where
+// `prefixes` has nothing to lengthen (AArch64, ARM state, RISC-V without
+// C): there the first gap's shift is the one everything after it shares. Everything after the gap moves, and since no path runs
 // through it, it moves for free: no instruction is added to any execution.
 //
 //     before:              after (one draw):
@@ -87,7 +87,8 @@ bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
       Options.MaxBytes.value_or(Target.defaultGapBytes()) / TrapSize;
   unsigned FirstMaxTraps =
       Options.FirstMaxBytes.value_or(
-          Options.MaxBytes.value_or(Target.defaultFirstGapBytes())) /
+          Options.MaxBytes.value_or(
+              Target.defaultFirstGapBytes(MF.getSubtarget()))) /
       TrapSize;
   if (MaxTraps == 0 && FirstMaxTraps == 0)
     return false;

@@ -336,6 +336,11 @@ public:
   unsigned trapSize(const TargetSubtargetInfo &STI) const override {
     return Nops.get(STI).isThumb(STI) ? 2 : 4;
   }
+  // In ARM state, `prefixes` has nothing to lengthen.
+  unsigned
+  defaultFirstGapBytes(const TargetSubtargetInfo &STI) const override {
+    return Nops.get(STI).isThumb(STI) ? defaultGapBytes() : 28;
+  }
   void appendTrap(MachineBasicBlock &MBB) const override {
     const TargetSubtargetInfo &STI = MBB.getParent()->getSubtarget();
     const NopTable &T = Nops.get(STI);

@@ -248,6 +248,13 @@ public:
     return {0x00, 0, 0, 65536};
   }
 
+  // Without C, `prefixes` has nothing to lengthen.
+  unsigned
+  defaultFirstGapBytes(const TargetSubtargetInfo &STI) const override {
+    const NopTable &T = Nops.get(STI);
+    return STI.getFeatureBits()[T.Compressed] ? defaultGapBytes() : 28;
+  }
+
   unsigned trapSize(const TargetSubtargetInfo &) const override { return 4; }
   void appendTrap(MachineBasicBlock &MBB) const override {
     const TargetSubtargetInfo &STI = MBB.getParent()->getSubtarget();

@@ -266,7 +266,9 @@ public:
   // Prefixes move x86-64 code by single bytes already: a wider first gap
   // buys little (a C++ corpus program: 4.6% of gadgets at their offset in
   // their function with 2 bytes, 4.0% with 15, for +0.9% .text).
-  unsigned defaultFirstGapBytes() const override { return 2; }
+  unsigned defaultFirstGapBytes(const TargetSubtargetInfo &) const override {
+    return defaultGapBytes();
+  }
   void appendTrap(MachineBasicBlock &MBB) const override {
     const NopTable &T = Nops.get(MBB.getParent()->getSubtarget());
     BuildMI(&MBB, DebugLoc(), T.TII.get(T.Int3));
