@@ -62,7 +62,7 @@ packages=(
   libc6-dev-armhf-cross libgcc-12-dev-armhf-cross libstdc++-12-dev-armhf-cross
   # GNU ld for each of them, the linker Debian's cross toolchains use:
   # `offset` moves the start files and the PLT under it as under lld
-  # (tests/lit/transforms/offset-gnu-ld.c, tests/e2e/audit.py)
+  # (tests/lit/transforms/offset-gnu-ld.test, tests/e2e/audit.py)
   binutils-aarch64-linux-gnu binutils-riscv64-linux-gnu binutils-arm-linux-gnueabihf
 )
 

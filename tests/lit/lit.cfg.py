@@ -51,7 +51,7 @@ for name, triple, qemu_name in (
         ("%qemu-" + name, "%s -L %s" % (qemu or qemu_name, sysroot)))
 # Without binutils for AArch64, clang links for it with the host's ld,
 # which cannot (tests/lit/aarch64/cross-link.c). With binutils for every
-# cross target, GNU ld links for each (tests/lit/transforms/offset-gnu-ld.c).
+# cross target, GNU ld links for each (tests/lit/transforms/offset-gnu-ld.test).
 if not shutil.which("aarch64-linux-gnu-ld"):
     config.available_features.add("no-aarch64-binutils")
 if all(shutil.which(t + "-ld.bfd") for t in

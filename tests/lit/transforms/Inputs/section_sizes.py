@@ -1,6 +1,6 @@
 """Compares the .init size and .plt address of a clang build (first binary)
-with divcc builds (the others), for tests/lit/transforms/offset.c and
-offset-gnu-ld.c. A section the clang build lacks (RISC-V's .init) counts as
+with divcc builds (the others), for tests/lit/transforms/offset.test and
+offset-gnu-ld.test. A section the clang build lacks (RISC-V's .init) counts as
 empty."""
 import sys
 

@@ -1,4 +1,4 @@
-"""For tests/lit/transforms/offset.c: whether each named symbol has another
+"""For tests/lit/transforms/offset*.test: whether each named symbol has another
 address in the second binary of each pair.
 
 Usage: symbols_moved.py SYMBOL... -- A1 B1 [A2 B2 ...]"""
