@@ -246,6 +246,9 @@ struct FunctionAccount {
   std::vector<FunctionLeftInPlace> LeftInPlace;
   std::vector<std::string> OutOfOrder;
 };
+/// The reason given for a function BOLT moved that landed in place.
+constexpr char LandedInPlace[] =
+    "landed at its golden-master address in every order drawn";
 Expected<FunctionAccount>
 accountForFunctions(const GoldenFunctions &G, const ProgramCode &Golden,
                     ArrayRef<uint8_t> Installed, ArrayRef<std::string> Order,
@@ -273,8 +276,7 @@ accountForFunctions(const GoldenFunctions &G, const ProgramCode &Golden,
       continue;
     }
     Account.LeftInPlace.push_back(
-        {Name.str(), Moved ? "landed at its golden-master address in every "
-                             "order drawn"
+        {Name.str(), Moved ? LandedInPlace
                      : llvm::is_contained(Skipped, Name)
                          ? "refused by BOLT (skipped)"
                          : boltReason(BoltLog, Name)});
@@ -563,15 +565,13 @@ private:
                               /*RequiresNullTerminator=*/false);
     if (!Out)
       return makeError("cannot read BOLT's output", Out.getError());
-    Expected<ProgramCode> Install =
-        ProgramCode::read(arrayRefFromStringRef((*Out)->getBuffer()));
-    if (!Install)
-      return makeError("cannot read BOLT's output: " +
-                       toString(Install.takeError()));
-    return llvm::any_of(GoldenProgram.functions(), [&](const CodeFunction &F) {
-      const CodeFunction *Now = Install->function(F.Key);
-      return Now && Now->Address == F.Address &&
-             !Install->sectionAt(Now->Address).starts_with(".bolt.org.");
+    Expected<FunctionAccount> Account = accountForFunctions(
+        Functions, GoldenProgram, arrayRefFromStringRef((*Out)->getBuffer()),
+        Order, Skipped, BoltLog);
+    if (!Account)
+      return Account.takeError();
+    return llvm::any_of(Account->LeftInPlace, [](const FunctionLeftInPlace &F) {
+      return F.Reason == LandedInPlace;
     });
   }
 
