@@ -18,6 +18,7 @@
 #ifndef DIVCC_TARGETS_SUBSTITUTION_H
 #define DIVCC_TARGETS_SUBSTITUTION_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/CodeGen/MachineInstr.h"
@@ -69,6 +70,18 @@ public:
   /// The register that holds the condition flags.
   virtual llvm::MCRegister flagsRegister() const = 0;
 };
+
+/// Builds an instruction of opcode \p Opc before \p MI with the explicit
+/// operands \p Explicit, carries over what belongs to the instruction rather
+/// than to its opcode (implicit operands its opcode does not imply, flags,
+/// debug instruction number), deletes \p MI and returns the new one.
+llvm::MachineInstr &replaceInstruction(llvm::MachineInstr &MI, unsigned Opc,
+                                       llvm::ArrayRef<llvm::MachineOperand>
+                                           Explicit);
+
+/// Swaps the registers of \p MI's untied uses \p A and \p B, each with its
+/// kill, undef and renamable flags: the rewrite of a commutative operation.
+void commuteRegisterUses(llvm::MachineInstr &MI, unsigned A, unsigned B);
 
 } // namespace divcc
 

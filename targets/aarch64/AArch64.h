@@ -21,6 +21,10 @@ bool isAArch64MacroFusedPair(const llvm::MachineInstr &First,
                              const llvm::MachineInstr &Second);
 std::unique_ptr<llvm::ScheduleDAGMutation> createAArch64MacroFusionMutation();
 
+/// AArch64Substitutions.cpp: the table of equivalent instructions.
+std::unique_ptr<SubstitutionTarget>
+createAArch64SubstitutionTarget(const llvm::TargetSubtargetInfo &STI);
+
 /// AArch64GadgetTarget.cpp.
 std::unique_ptr<GadgetTarget>
 createAArch64GadgetTarget(const llvm::MCInstrInfo &MII);

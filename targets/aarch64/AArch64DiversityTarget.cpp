@@ -87,6 +87,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/GadgetTarget.h"
+#include "targets/Substitution.h"
 #include "targets/TargetNames.h"
 #include "targets/aarch64/AArch64.h"
 
@@ -253,6 +254,11 @@ public:
     return createAArch64MacroFusionMutation();
   }
   bool clustersMemoryOperations() const override { return true; }
+
+  std::unique_ptr<SubstitutionTarget>
+  createSubstitutions(const TargetSubtargetInfo &STI) const override {
+    return createAArch64SubstitutionTarget(STI);
+  }
 
   std::optional<CalleeSavedOrders>
   calleeSavedOrders(MachineFunction &MF,

@@ -148,9 +148,8 @@ private:
                 SmallVectorImpl<SubstitutionForm> &Forms) const;
 
   void rebuild(MachineInstr &MI, const SubstitutionForm &Form) const;
-  /// Builds \p Opc before \p MI with \p Explicit operands, carries over
-  /// what belongs to the instruction rather than to its opcode, and deletes
-  /// \p MI.
+  /// replaceInstruction(), with the new instruction's flags marked dead if
+  /// \p FlagsDead.
   void replace(MachineInstr &MI, unsigned Opc,
                ArrayRef<MachineOperand> Explicit, bool FlagsDead) const;
 
@@ -451,22 +450,10 @@ void X86Substitutions::rewrite(MachineInstr &MI,
         if (MO.isReg() && MO.isDef() && MO.getReg() == EFLAGS)
           MO.setIsDead();
     return;
-  case Commute: {
-    // Swap register and flags of the two uses; neither is tied.
-    MachineOperand &A = MI.getOperand(0), &B = MI.getOperand(1);
-    Register RA = A.getReg(), RB = B.getReg();
-    bool KA = A.isKill(), KB = B.isKill(), UA = A.isUndef(), UB = B.isUndef();
-    bool NA = A.isRenamable(), NB = B.isRenamable();
-    A.setReg(RB);
-    B.setReg(RA);
-    A.setIsKill(KB);
-    B.setIsKill(KA);
-    A.setIsUndef(UB);
-    B.setIsUndef(UA);
-    A.setIsRenamable(NB);
-    B.setIsRenamable(NA);
+  case Commute:
+    // Neither use is tied.
+    commuteRegisterUses(MI, 0, 1);
     return;
-  }
   case Rebuild:
     rebuild(MI, Form);
     return;
@@ -520,37 +507,11 @@ void X86Substitutions::rebuild(MachineInstr &MI,
 void X86Substitutions::replace(MachineInstr &MI, unsigned Opc,
                                ArrayRef<MachineOperand> Explicit,
                                bool FlagsDead) const {
-  MachineBasicBlock &MBB = *MI.getParent();
-  // BuildMI adds the new opcode's implicit operands; tied uses are tied as
-  // they are added.
-  MachineInstrBuilder B = BuildMI(MBB, MI, MI.getDebugLoc(), TII.get(Opc));
-  for (const MachineOperand &MO : Explicit)
-    B.add(MO);
-  // Implicit operands the old opcode does not imply (e.g. the implicit-def
-  // of a super-register that register allocation added) still hold.
-  const MCInstrDesc &Old = MI.getDesc();
-  SmallVector<MCPhysReg, 4> OldDefs(Old.implicit_defs()),
-      OldUses(Old.implicit_uses());
-  for (const MachineOperand &MO : MI.implicit_operands()) {
-    if (MO.isReg()) {
-      SmallVectorImpl<MCPhysReg> &Own = MO.isDef() ? OldDefs : OldUses;
-      auto It = find(Own, MO.getReg());
-      if (It != Own.end()) {
-        Own.erase(It);
-        continue;
-      }
-    }
-    B.add(MO);
-  }
+  MachineInstr &New = replaceInstruction(MI, Opc, Explicit);
   if (FlagsDead)
-    for (MachineOperand &MO : B->operands())
+    for (MachineOperand &MO : New.operands())
       if (MO.isReg() && MO.isDef() && MO.getReg() == EFLAGS)
         MO.setIsDead();
-  B->setFlags(MI.getFlags());
-  B->setAsmPrinterFlag(MI.getAsmPrinterFlags());
-  if (unsigned Num = MI.peekDebugInstrNum())
-    B->setDebugInstrNum(Num);
-  MI.eraseFromParent();
 }
 
 } // namespace
