@@ -20,9 +20,11 @@
 //    SP). The same in 32 bits, where every form writes wd and zeroes the
 //    upper half of xd, as the `mov wd, wm` does.
 //
-// 2. Zeroing. `mov xd, xzr` (orr xd, xzr, xzr) and `mov xd, #0` (movz)
-//    are also `and`, `eor`, `add` and `sub` of the zero register with
-//    itself, in 64 and 32 bits.
+// 2. Zeroing and small constants. `mov xd, xzr` (orr xd, xzr, xzr) and
+//    `mov xd, #0` (movz) are also `and`, `eor`, `add` and `sub` of the zero
+//    register with itself, in 64 and 32 bits. A `movz` of a constant that
+//    is also a bitmask immediate (a rotated run of ones, repeated: 1, 3,
+//    0xff, 0x10000, ...) is also `orr wd, wzr, #constant`.
 //
 // 3. Commutative operations. `add`, `adds`, `and`, `ands`, `orr` and `eor`
 //    of two registers with no shift, and `madd` (`mul`), compute the same
@@ -52,8 +54,10 @@
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <array>
+#include <optional>
 
 using namespace llvm;
 
@@ -71,17 +75,61 @@ enum FormKind : unsigned {
   PlusZero,    // op d, m, #0 (immediate)
   ZeroTwice,   // op d, zr, zr
   MoveZero,    // movz d, #0
+  OrrImm,      // orr d, zr, #bitmask (Imm: the encoded N:immr:imms)
   Commute,     // swap the two source registers
   CommuteInvert, // swap them and invert the condition (csel)
 };
 
 enum Width : unsigned { W32, W64, NumWidths };
 
+/// The N:immr:imms encoding of \p Value as a bitmask immediate of a
+/// \p RegSize-bit logical instruction, if it is one: an element of 2 to
+/// \p RegSize bits, repeated, that is a rotated run of ones. (LLVM's own,
+/// AArch64_AM::processLogicalImmediate, is in a header it does not
+/// install.)
+std::optional<uint64_t> encodeBitmaskImmediate(uint64_t Value,
+                                               unsigned RegSize) {
+  uint64_t RegMask = RegSize == 64 ? ~0ULL : (1ULL << RegSize) - 1;
+  if (Value == 0 || Value == RegMask || (Value & ~RegMask))
+    return std::nullopt;
+  // The smallest element that repeats to Value.
+  unsigned Size = RegSize;
+  while (Size > 2) {
+    unsigned Half = Size / 2;
+    uint64_t Mask = (1ULL << Half) - 1;
+    if ((Value & Mask) != ((Value >> Half) & Mask))
+      break;
+    Size = Half;
+  }
+  uint64_t Mask = Size == 64 ? ~0ULL : (1ULL << Size) - 1;
+  uint64_t Element = Value & Mask;
+  // The element as ones rotated right by Rotation from 0...01...1.
+  unsigned Ones, Rotation;
+  if (isShiftedMask_64(Element)) {
+    unsigned Zeros = countr_zero(Element);
+    Ones = countr_one(Element >> Zeros);
+    Rotation = (Size - Zeros) & (Size - 1);
+  } else {
+    // The ones wrap around: the zeros form a run instead.
+    uint64_t Inverted = ~Element & Mask;
+    if (!isShiftedMask_64(Inverted))
+      return std::nullopt;
+    unsigned Zeros = countr_zero(Inverted);
+    unsigned ZeroRun = countr_one(Inverted >> Zeros);
+    Ones = Size - ZeroRun;
+    Rotation = (Size - (Zeros + ZeroRun)) & (Size - 1);
+  }
+  // imms: the element size in its high bits (N for 64), the ones less one.
+  uint64_t Imms = (~uint64_t(Size - 1) << 1 | (Ones - 1)) & 0x3f;
+  uint64_t N = Size == 64 ? 1 : 0;
+  return N << 12 | uint64_t(Rotation) << 6 | Imms;
+}
+
 /// The opcodes of one width.
 struct WidthOpcodes {
   unsigned Orr, And, Eor, Add, Sub; // shifted register
   unsigned AddImm, SubImm;
-  unsigned MovZ;
+  unsigned MovZ, OrrImm;
   MCRegister ZR;
 };
 
@@ -129,6 +177,7 @@ AArch64Substitutions::AArch64Substitutions(const TargetSubtargetInfo &STI)
               Opcodes("EOR" + R + "rs"),  Opcodes("ADD" + R + "rs"),
               Opcodes("SUB" + R + "rs"),  Opcodes("ADD" + R + "ri"),
               Opcodes("SUB" + R + "ri"),  Opcodes("MOVZ" + R + "i"),
+              Opcodes("ORR" + R + "ri"),
               registerNamed(TRI, Name, W == W64 ? "xzr" : "wzr")};
     Width Wd = Width(W);
     Table[Ops[W].Orr] = {OpcodeInfo::Orr, Wd, true};
@@ -179,8 +228,16 @@ void AArch64Substitutions::equivalentForms(
       Forms.push_back({MoveZero, O.MovZ});
     return;
   }
-  if (I->Shape == OpcodeInfo::MovZ)
+  if (I->Shape == OpcodeInfo::MovZ) {
+    uint64_t Value = uint64_t(MI.getOperand(1).getImm())
+                     << MI.getOperand(2).getImm();
+    if (std::optional<uint64_t> Encoded =
+            encodeBitmaskImmediate(Value, I->W == W64 ? 64 : 32)) {
+      Forms.push_back({AsItIs});
+      Forms.push_back({OrrImm, O.OrrImm, int64_t(*Encoded)});
+    }
     return;
+  }
 
   Register N = MI.getOperand(1).getReg(), M = MI.getOperand(2).getReg();
   if (I->Shape == OpcodeInfo::Orr && N == O.ZR) {
@@ -248,6 +305,10 @@ void AArch64Substitutions::rewrite(MachineInstr &MI,
   case MoveZero:
     replaceInstruction(MI, Form.Opcode,
                        {Def, MachineOperand::CreateImm(0), NoShift});
+    return;
+  case OrrImm:
+    replaceInstruction(MI, Form.Opcode,
+                       {Def, Zero, MachineOperand::CreateImm(Form.Imm)});
     return;
   case AsItIs:
   case Commute:

@@ -1,6 +1,7 @@
 // Instruction substitution on AArch64 (targets/aarch64/AArch64Substitutions.cpp):
 // register copies, zeroings, commutative operations and conditional selects
-// take one of their equivalent forms. Each form is drawn at least once,
+// take one of their equivalent forms, and so do constants that are
+// bitmask immediates. Each form is drawn at least once,
 // another seed draws others, the same seed the same; with every form written
 // back as clang's (Inputs/undo_subst.py) the object is clang-19's,
 // instruction for instruction, at -O2 and -O0, under the machine verifier;
@@ -65,6 +66,11 @@
 // CHECK-DAG: eor x0, xzr, xzr
 // CHECK-DAG: add x0, xzr, xzr
 // CHECK-DAG: neg x0, xzr
+// Constants that are bitmask immediates too (0x3 in tst_N below).
+// CHECK-DAG: mov w8, #0x3
+// CHECK-DAG: orr w8, wzr, #0x3
+// CHECK-DAG: mov w0, #0xff0000
+// CHECK-DAG: orr w0, wzr, #0xff0000
 // Commutative operations, and the flags of tst.
 // CHECK-DAG: add x0, x1, x2
 // CHECK-DAG: add x0, x2, x1
@@ -98,6 +104,8 @@
   int mul_##n(int a, int b, int c) { return b * c; }
 #define TST(n)                                                                 \
   int tst_##n(long a, long b) { return (a & b) ? 3 : 5; }
+#define CONSTANT(n)                                                            \
+  long constant_##n(long a) { return 0xff0000; }
 
 REP40(COPY32)
 REP40(COPY64)
@@ -105,6 +113,7 @@ REP40(ZERO)
 REP40(ADD)
 REP40(MUL)
 REP40(TST)
+REP40(CONSTANT)
 
 #define P_COPY32(n) copy32_##n,
 #define P_COPY64(n) copy64_##n,
@@ -112,6 +121,7 @@ REP40(TST)
 #define P_ADD(n) add_##n,
 #define P_MUL(n) mul_##n,
 #define P_TST(n) tst_##n,
+#define P_CONSTANT(n) constant_##n,
 
 static int (*const Copy32[])(int, int) = {REP40(P_COPY32)};
 static long (*const Copy64[])(long, long) = {REP40(P_COPY64)};
@@ -119,6 +129,7 @@ static long (*const Zero[])(long *, long) = {REP40(P_ZERO)};
 static long (*const Add[])(long, long, long) = {REP40(P_ADD)};
 static int (*const Mul[])(int, int, int) = {REP40(P_MUL)};
 static int (*const Tst[])(long, long) = {REP40(P_TST)};
+static long (*const Constant[])(long) = {REP40(P_CONSTANT)};
 
 int main(void) {
   unsigned long sum = 0;
@@ -131,6 +142,7 @@ int main(void) {
     sum = sum * 31 + (unsigned long)Add[i](1, v, -3 * v + 5);
     sum = sum * 31 + (unsigned)Mul[i](1, (int)v, (int)i - 7);
     sum = sum * 31 + (unsigned)Tst[i](v, 1L << (i % 8));
+    sum = sum * 31 + (unsigned long)Constant[i](v);
   }
   printf("sum %lx\n", sum);
   return 0;

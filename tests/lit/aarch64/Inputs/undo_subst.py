@@ -5,7 +5,7 @@ differs and exits 1, or prints how many instructions were undone.
     undo_subst.py DIVCC.o CLANG.o
 
 Each equivalent form is written back as the one clang emits: a copy as
-`mov d, m`, a zeroing as `mov d, zr`, the sources of a commutative
+`mov d, m`, a zeroing as `mov d, zr`, a constant as `mov d, #c`, the sources of a commutative
 operation in ascending order, a csel with its sources ascending (and its
 condition inverted if they were swapped). What remains must be clang's
 code, instruction for instruction, or the pass changed more than the form
@@ -31,6 +31,7 @@ ZERO = [re.compile(p) for p in (
     r"mov (\w+), #0x0$",
     rf"mov (\w+), {ZR}$",
 )]
+CONSTANT = re.compile(rf"(?:mov (\w+)|orr (\w+), {ZR}), #(-?0x[0-9a-f]+)$")
 COMMUTATIVE = re.compile(r"(add|adds|and|ands|orr|eor|mul|madd) (\w+), (\w+), (\w+)(, \w+)?$")
 COMPARE = re.compile(r"(tst|cmn) (\w+), (\w+)$")
 SELECT = re.compile(r"csel (\w+), (\w+), (\w+), (\w+)$")
@@ -46,6 +47,12 @@ def canonical(text):
         m = p.match(text)
         if m:
             return f"mov {m[1]}, {'x' if m[1][0] == 'x' else 'w'}zr"
+    m = CONSTANT.match(text)
+    if m:
+        # objdump prints a movz of a negative 32- or 64-bit value signed.
+        reg = m[1] or m[2]
+        bits = 64 if reg[0] == "x" else 32
+        return f"mov {reg}, #{int(m[3], 16) % (1 << bits):#x}"
     m = COMMUTATIVE.match(text)
     if m and "zr" not in m[3] + m[4]:
         a, b = sorted((m[3], m[4]))
