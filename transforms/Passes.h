@@ -66,6 +66,11 @@ llvm::FunctionPass *createRedundantPrefixPass(const PrefixOptions &Options,
 /// which callee-saved registers are saved and restored.
 llvm::FunctionPass *createCalleeSaveShufflePass(StreamSource Streams);
 
+/// Late machine pass (after NOP insertion, before the gaps): no-ops before
+/// the first return a function's entry falls into.
+llvm::FunctionPass *createReturnShiftPass(const ShiftOptions &Options,
+                                          StreamSource Streams);
+
 /// Late machine pass: inserts no-op instructions.
 llvm::FunctionPass *createNopInsertionPass(const NopOptions &Options,
                                            StreamSource Streams);

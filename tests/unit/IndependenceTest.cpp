@@ -663,7 +663,7 @@ TEST_P(FunctionFilterTest, TurningOneFunctionOffChangesNoOther) {
 INSTANTIATE_TEST_SUITE_P(Independence, FunctionFilterTest,
                          ::testing::Values("nops", "sched", "regs", "frames",
                                            "blocks", "subst", "saves",
-                                           "prefixes"),
+                                           "prefixes", "shift"),
                          [](const auto &Info) {
                            return std::string(Info.param);
                          });

@@ -155,9 +155,11 @@ TEST_F(OptionsTest, EmptyCommandLine) {
   EXPECT_TRUE(P.ClangArgs.empty());
   EXPECT_EQ(P.Cfg.Diversity.Transformations.str(),
             TransformationSet::defaultSet().str());
-  // What moves code for no instruction executed (docs/performance.md).
+  // What moves code for no instruction executed, and shift's no-ops
+  // before first returns (docs/performance.md).
   EXPECT_EQ(P.Cfg.Diversity.Transformations.str(),
-            "funcs,sched,globals,subst,offset,gaps,saves,prefixes");
+            "funcs,sched,globals,subst,offset,gaps,saves,prefixes,shift");
+  EXPECT_EQ(P.Cfg.Diversity.Shift.MaxNops, 3u);
   EXPECT_EQ(P.Cfg.Diversity.Blocks, BlockShuffleMode::Chains);
   EXPECT_FALSE(P.Cfg.Diversity.Gaps.MaxBytes); // the target's default
   EXPECT_TRUE(P.Cfg.diversifying());

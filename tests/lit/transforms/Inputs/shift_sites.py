@@ -1,0 +1,156 @@
+"""Checks where divcc's `shift` put its no-ops, from the assembly of the same
+file built by divcc (with -fdiversify=shift) and by clang-19:
+
+    shift_sites.py ARCH MAX DIVCC.s CLANG.s [COUNTS]
+
+For each function, its instructions without the target's no-op forms must
+be clang's, label for label; the no-ops must form one run of at most MAX,
+right before the first return, indirect jump or indirect call that the
+function's entry falls into (or before the conditional branch right before
+it, or before the IT block it ends), and none where the entry reaches an unconditional jump first. Prints
+how many functions have such an ending and how many no-ops each got:
+"endings 120 of 160; no-ops 0:31 1:29 2:30 3:30", and writes each
+function's count to COUNTS if given. Exits 1 on any difference."""
+
+import collections
+import re
+import sys
+
+NOPS = {
+    "x86_64": r"nop|movq\s+%rbp, %rbp|movq\s+%rsp, %rsp|leaq\s+\(%rsi\), %rsi|leaq\s+\(%rdi\), %rdi",
+    "aarch64": r"nop|(?:mov|orr|eor|and|add)\s+xzr, xzr(?:, xzr)?",
+    "riscv64": r"nop|c\.nop|(?:andi|xori)\s+zero, zero, 0",
+    "arm": r"nop(?:\.w)?|mov\s+r8, r8|mov\s+r0, r0",
+}
+ENDINGS = {
+    "x86_64": r"retq?|jmpq?\s+\*.*|callq?\s+\*.*",
+    "aarch64": r"ret|retaa|retab|br\s+.*|blr\s+.*",
+    "riscv64": r"ret|jr\s+.*|jalr\s+.*",
+    # Predicated ones too (bxlt lr): a return when its condition holds.
+    "arm": r"bx(?:\w\w)?\s+.*|blx(?:\w\w)?\s+r.*|pop(?:\w\w)?(?:\.w)?\s+\{.*pc\}|ldr(?:\w\w)?\s+pc,.*",
+}
+JUMPS = {
+    "x86_64": r"jmp\s+[^*].*",
+    "aarch64": r"b\s+.*",
+    "riscv64": r"(?:j|tail)\s+.*",
+    "arm": r"b(?:\.w)?\s+.*",
+}
+CONDITIONAL = {
+    "x86_64": r"j[a-z]+\s+.*",
+    "aarch64": r"(?:b\.\w+|cbn?z|tbn?z)\s+.*",
+    "riscv64": r"b[a-z]+\s+.*",
+    "arm": r"(?:b[a-z]{2}(?:\.w)?|cbn?z)\s+.*",
+}
+# Thumb: what may stand between the no-ops and a predicated return, once
+# Thumb-2's IT pass (which runs after divcc's) has grouped it with the
+# predicated instructions before it: the IT and those instructions.
+IT_BLOCK = re.compile(r"^(?:it[te]*\s+\w+|\w+?(?:eq|ne|hs|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le)(?:\.w)?\s.*)$")
+COMMENT = {"x86_64": "#", "aarch64": "//", "riscv64": "#", "arm": "@"}
+
+
+def functions(path, arch):
+    """{name: [instruction or label text]} of the assembly file."""
+    result, current, declared = {}, None, set()
+    for raw in open(path):
+        line = raw.split(COMMENT[arch])[0].rstrip()
+        if not line:
+            continue
+        m = re.match(r"^\s*\.type\s+([\w.$]+),\s*[@%]function$", line)
+        if m:
+            declared.add(m[1])
+        m = re.match(r"^([\w.$]+):$", line)
+        if m:
+            name = m[1]
+            if name.startswith(".Lfunc_end") or (not name.startswith(".") and name not in declared):
+                current = None
+            elif not name.startswith("."):
+                current = result.setdefault(name, [])
+            elif current is not None and not name.startswith(".Ltmp"):
+                current.append(name + ":")  # a block (-g's .Ltmp labels aside)
+            continue
+        text = " ".join(line.split())
+        if current is not None and raw[:1].isspace() and not text.startswith("."):
+            current.append(text)
+    if arch == "arm":
+        for name, code in result.items():
+            result[name] = without_islands(code)
+    return result
+
+
+def without_islands(code):
+    """ARM code without its constant islands' labels and the branches over
+    them: where an island goes depends on the code's size, which the no-ops
+    change (ARM's constant-island pass runs after divcc's)."""
+    code = [t for t in code if not t.startswith(".LCPI")]
+
+    def uses(label):
+        return sum(t == label + ":" or t.endswith(" " + label) for t in code)
+
+    result, i = [], 0
+    while i < len(code):
+        m = re.match(r"^b(?:\.w)? (\.LBB\w+)$", code[i])
+        if m and i + 1 < len(code) and code[i + 1] == m[1] + ":" and uses(m[1]) == 2:
+            i += 2  # a branch over an island to the label right after it
+            continue
+        result.append(code[i])
+        i += 1
+    return result
+
+
+def main():
+    arch, most, ours_path, theirs_path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+    listing = []
+    is_nop = re.compile(rf"^(?:{NOPS[arch]})$")
+    is_ending = re.compile(rf"^(?:{ENDINGS[arch]})$")
+    is_jump = re.compile(rf"^(?:{JUMPS[arch]})$")
+    is_conditional = re.compile(rf"^(?:{CONDITIONAL[arch]})$")
+    ours, theirs = functions(ours_path, arch), functions(theirs_path, arch)
+    if sorted(ours) != sorted(theirs):
+        print(f"other functions: {sorted(set(ours) ^ set(theirs))}")
+        return 1
+    counts, endings = collections.Counter(), 0
+    for name in sorted(ours):
+        mine, clang = ours[name], theirs[name]
+        nops = [i for i, text in enumerate(mine) if is_nop.match(text)]
+        if [t for t in mine if not is_nop.match(t)] != clang:
+            print(f"{name}: not clang's code with the no-ops taken out")
+            return 1
+        ending = None
+        for i, text in enumerate(clang):
+            if is_ending.match(text):
+                ending = i
+                break
+            if is_jump.match(text):
+                break
+        if ending is None:
+            if nops:
+                print(f"{name}: {len(nops)} no-ops, but its entry falls into no return")
+                return 1
+            continue
+        endings += 1
+        counts[len(nops)] += 1
+        listing.append(f"{name} {len(nops)}\n")
+        if not nops:
+            continue
+        first = nops[0]
+        if nops != list(range(first, first + len(nops))) or len(nops) > most:
+            print(f"{name}: no-ops at {nops}, not one run of at most {most}")
+            return 1
+        # Right before the ending, or before a conditional branch right before it.
+        before = first
+        between = clang[before:ending]
+        if arch == "arm" and all(IT_BLOCK.match(t) for t in between):
+            between = []
+        if between and not (len(between) == 1 and is_conditional.match(between[0])):
+            print(f"{name}: no-ops before '{clang[before]}', not before '{clang[ending]}'")
+            return 1
+    if len(sys.argv) > 5:
+        with open(sys.argv[5], "w") as out:
+            out.writelines(listing)
+    histogram = " ".join(f"{k}:{counts[k]}" for k in sorted(counts))
+    print(f"endings {endings} of {len(ours)}; no-ops {histogram}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

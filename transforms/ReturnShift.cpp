@@ -1,0 +1,173 @@
+//===- ReturnShift.cpp - No-ops before a function's first return ----------===//
+//
+// Everything of a function up to its first gap (TrapGaps.cpp) sits at the
+// same offset from the function's start in every variant: nothing that
+// costs nothing can move it, since every byte of it runs. A function that
+// falls from its entry into a return (or an indirect jump or call) before
+// any gap keeps the gadgets that end there, and one leaked pointer to the
+// function finds them all: most small functions are such. So, right before
+// the first gadget ending the entry falls into, insert 0 to N no-ops
+// (-fdiversify-shift-max, N = 3 by default), each of a form drawn from the
+// target's list, which moves that ending and everything after it:
+//
+//     before:                      after (one draw):
+//       ldr w8, [x0]                 ldr w8, [x0]
+//       add w0, w8, #1               add w0, w8, #1
+//       ret                          nop
+//                                    mov xzr, xzr
+//                                    ret
+//
+// They run once per call that takes that way, in a function that has no
+// gap before it; at most N instructions per call, N/2 on average.
+//
+// Invariants:
+//   - only no-ops are inserted, only in the chain of blocks that the entry
+//     falls through, and only before its first return, indirect branch or
+//     indirect call; a function whose entry chain reaches a block that
+//     cannot fall through (an unconditional branch, a direct tail call)
+//     before any of those gets nothing;
+//   - the no-ops go right before the ending, or before the first of the
+//     terminators that precede it in its block; never between a pair the
+//     processor fuses, never before inline assembly, a runtime patch point
+//     or an instruction inside a bundle: such a function gets nothing;
+//   - each function draws from its own stream: the count, then each form;
+//     debug instructions are skipped, so -g changes no draw;
+//   - functions that must keep their exact code (mustKeepExactCode) and
+//     functions that -fdiversify-skip/-only turn off are left alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "random/RandomStream.h"
+#include "targets/DiversityTarget.h"
+#include "transforms/DiversityMachinePass.h"
+#include "transforms/DiversityOptions.h"
+#include "transforms/Passes.h"
+
+#include "llvm/ADT/Statistic.h"
+#include "llvm/CodeGen/MachineFunctionPass.h"
+#include "llvm/CodeGen/TargetOpcodes.h"
+
+using namespace llvm;
+
+#define DEBUG_TYPE "divcc-shift"
+STATISTIC(NumShifted, "Functions whose first return no-ops may move");
+STATISTIC(NumShiftNops, "No-ops inserted before first returns");
+
+namespace divcc {
+namespace {
+
+/// Whether \p MI ends gadgets: a return, or a jump or call through a
+/// register or memory (an indirect tail call is both). A call is direct
+/// when it names its callee (an ARM call's predicate operands are
+/// registers too).
+bool isGadgetEnding(const MachineInstr &MI) {
+  if (MI.isReturn() && !MI.isCall())
+    return true;
+  if (MI.isIndirectBranch())
+    return true;
+  if (!MI.isCall())
+    return false;
+  return none_of(MI.explicit_operands(), [](const MachineOperand &MO) {
+    return MO.isGlobal() || MO.isSymbol() || MO.isMCSymbol();
+  });
+}
+
+/// The first gadget ending on the path that falls through from \p MF's
+/// entry, or null if that path leaves the fall-through chain first.
+MachineInstr *firstEndingFromEntry(MachineFunction &MF) {
+  for (MachineBasicBlock &MBB : MF) {
+    for (MachineInstr &MI : MBB.instrs()) {
+      if (MI.isDebugOrPseudoInstr() || MI.isMetaInstruction())
+        continue;
+      if (isGadgetEnding(MI))
+        return &MI;
+      if (MI.isBarrier())
+        return nullptr;
+    }
+    if (!MBB.canFallThrough())
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// Where no-ops before \p Ending go: right before it, or before the first
+/// of the terminators before it; null where nothing may go.
+MachineInstr *placeBefore(MachineInstr &Ending, const DiversityTarget &Target) {
+  MachineBasicBlock &MBB = *Ending.getParent();
+  MachineInstr *At = &Ending;
+  MachineInstr *Prev = nullptr;
+  for (auto I = At->getReverseIterator(); ++I != MBB.instr_rend();) {
+    if (I->isDebugOrPseudoInstr() || I->isMetaInstruction())
+      continue;
+    if (!I->isTerminator()) {
+      Prev = &*I;
+      break;
+    }
+    At = &*I;
+  }
+  if (At->isInsideBundle() || At->isInlineAsm() || Target.mustStayFirst(*At))
+    return nullptr;
+  if (Prev && (Target.isMacroFusedPair(*Prev, *At) ||
+               Target.isPrefixOfNext(*Prev) || Prev->isInlineAsm()))
+    return nullptr;
+  switch (At->getOpcode()) {
+  case TargetOpcode::PATCHABLE_RET:
+  case TargetOpcode::PATCHABLE_FUNCTION_EXIT:
+  case TargetOpcode::PATCHABLE_TAIL_CALL:
+    return nullptr;
+  default:
+    return At;
+  }
+}
+
+class ReturnShift : public DiversityMachinePass {
+public:
+  static char ID;
+  ReturnShift(const ShiftOptions &Options, StreamSource Streams)
+      : DiversityMachinePass(ID, Transformation::Shift, std::move(Streams)),
+        Options(Options) {}
+
+  StringRef getPassName() const override {
+    return "divcc no-ops before the first return";
+  }
+  void getAnalysisUsage(AnalysisUsage &AU) const override {
+    AU.setPreservesCFG();
+    MachineFunctionPass::getAnalysisUsage(AU);
+  }
+
+  bool runOnMachineFunction(MachineFunction &MF) override;
+
+private:
+  const ShiftOptions &Options;
+};
+
+char ReturnShift::ID = 0;
+
+bool ReturnShift::runOnMachineFunction(MachineFunction &MF) {
+  if (Options.MaxNops == 0)
+    return false;
+  std::optional<Prepared> P = prepare(MF);
+  if (!P)
+    return false;
+  MachineInstr *Ending = firstEndingFromEntry(MF);
+  MachineInstr *At = Ending ? placeBefore(*Ending, P->Target) : nullptr;
+  if (!At)
+    return false;
+  ++NumShifted;
+  RandomStream &Random = *P->Random;
+  uint64_t Count = Random.below(Options.MaxNops + 1);
+  for (uint64_t I = 0; I < Count; ++I)
+    P->Target.insertNop(*At->getParent(), At->getIterator(),
+                        Random.below(P->Target.nopFormCount()));
+  NumShiftNops += Count;
+  return Count != 0;
+}
+
+} // namespace
+
+FunctionPass *createReturnShiftPass(const ShiftOptions &Options,
+                                    StreamSource Streams) {
+  return new ReturnShift(Options, std::move(Streams));
+}
+
+} // namespace divcc
