@@ -99,7 +99,9 @@ public:
 
   /// How many distinct no-op forms insertNop() can emit.
   virtual unsigned nopFormCount() const = 0;
-  /// Inserts no-op form \p Form (< nopFormCount()) before \p Before.
+  /// Inserts no-op form \p Form (< nopFormCount()) before \p Before. Form 0
+  /// is the architectural no-op, which writes no register (`shift` inserts
+  /// only it, where it runs on every call).
   virtual void insertNop(llvm::MachineBasicBlock &MBB,
                          llvm::MachineBasicBlock::instr_iterator Before,
                          unsigned Form) const = 0;

@@ -7,18 +7,21 @@
 // any gap keeps the gadgets that end there, and one leaked pointer to the
 // function finds them all: most small functions are such. So, right before
 // the first gadget ending the entry falls into, insert 0 to N no-ops
-// (-fdiversify-shift-max, N = 3 by default), each of a form drawn from the
-// target's list, which moves that ending and everything after it:
+// (-fdiversify-shift-max, N = 3 by default), which moves that ending and
+// everything after it:
 //
 //     before:                      after (one draw):
 //       ldr w8, [x0]                 ldr w8, [x0]
 //       add w0, w8, #1               add w0, w8, #1
 //       ret                          nop
-//                                    mov xzr, xzr
+//                                    nop
 //                                    ret
 //
-// They run once per call that takes that way, in a function that has no
-// gap before it; at most N instructions per call, N/2 on average.
+// They run once per call that takes that way; at most N instructions per
+// call, N/2 on average. So they are the target's first no-op form, its
+// architectural no-op (x86 `nop`, AArch64 and ARM `nop`, RISC-V `nop`),
+// which writes no register: the others write one with its own value, and
+// before a return x86's `mov %rsp,%rsp` would make the return wait for it.
 //
 // Invariants:
 //   - only no-ops are inserted, only in the chain of blocks that the entry
@@ -30,7 +33,7 @@
 //     terminators that precede it in its block; never between a pair the
 //     processor fuses, never before inline assembly, a runtime patch point
 //     or an instruction inside a bundle: such a function gets nothing;
-//   - each function draws from its own stream: the count, then each form;
+//   - each function draws one number from its own stream, the count;
 //     debug instructions are skipped, so -g changes no draw;
 //   - functions that must keep their exact code (mustKeepExactCode) and
 //     functions that -fdiversify-skip/-only turn off are left alone.
@@ -157,8 +160,7 @@ bool ReturnShift::runOnMachineFunction(MachineFunction &MF) {
   RandomStream &Random = *P->Random;
   uint64_t Count = Random.below(Options.MaxNops + 1);
   for (uint64_t I = 0; I < Count; ++I)
-    P->Target.insertNop(*At->getParent(), At->getIterator(),
-                        Random.below(P->Target.nopFormCount()));
+    P->Target.insertNop(*At->getParent(), At->getIterator(), /*Form=*/0);
   NumShiftNops += Count;
   return Count != 0;
 }
