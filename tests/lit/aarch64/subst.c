@@ -84,10 +84,7 @@
 
 #include <stdio.h>
 
-#define REP10(X, p)                                                            \
-  X(p##0) X(p##1) X(p##2) X(p##3) X(p##4) X(p##5) X(p##6) X(p##7) X(p##8)     \
-      X(p##9)
-#define REP40(X) REP10(X, 0) REP10(X, 1) REP10(X, 2) REP10(X, 3)
+#include "../transforms/Inputs/repeat.h"
 
 #define COPY32(n)                                                              \
   int copy32_##n(int a, int b) { return b; }

@@ -68,13 +68,7 @@
 
 #include <stdio.h>
 
-#define REP10(X, p)                                                            \
-  X(p##0) X(p##1) X(p##2) X(p##3) X(p##4) X(p##5) X(p##6) X(p##7) X(p##8)     \
-      X(p##9)
-#define REP40(X) REP10(X, 0) REP10(X, 1) REP10(X, 2) REP10(X, 3)
-
-// The number of a copy, 0 to 39 ("08" is no octal number).
-#define NUM(n) (1##n - 100)
+#include "Inputs/repeat.h"
 
 __attribute__((noinline)) int external(int x) { return x * 7 + 1; }
 __attribute__((noinline)) void record(int x);
