@@ -99,9 +99,17 @@ public:
 
   /// How many distinct no-op forms insertNop() can emit.
   virtual unsigned nopFormCount() const = 0;
-  /// Inserts no-op form \p Form (< nopFormCount()) before \p Before. Form 0
-  /// is the architectural no-op, which writes no register (`shift` inserts
-  /// only it, where it runs on every call).
+  /// How many of the first no-op forms write no register that any
+  /// instruction reads (the architectural no-op, form 0, and forms that
+  /// write only a zero register) in code for \p STI: `shift` puts only those
+  /// where they run on every call, since a register written with its own
+  /// value makes the next reader wait for it (x86's `mov %rsp,%rsp` before a
+  /// return).
+  virtual unsigned
+  idleNopFormCount(const llvm::TargetSubtargetInfo &STI) const {
+    return 1;
+  }
+  /// Inserts no-op form \p Form (< nopFormCount()) before \p Before.
   virtual void insertNop(llvm::MachineBasicBlock &MBB,
                          llvm::MachineBasicBlock::instr_iterator Before,
                          unsigned Form) const = 0;

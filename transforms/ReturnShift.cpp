@@ -14,14 +14,17 @@
 //       ldr w8, [x0]                 ldr w8, [x0]
 //       add w0, w8, #1               add w0, w8, #1
 //       ret                          nop
-//                                    nop
+//                                    mov xzr, xzr
 //                                    ret
 //
 // They run once per call that takes that way; at most N instructions per
-// call, N/2 on average. So they are the target's first no-op form, its
-// architectural no-op (x86 `nop`, AArch64 and ARM `nop`, RISC-V `nop`),
-// which writes no register: the others write one with its own value, and
-// before a return x86's `mov %rsp,%rsp` would make the return wait for it.
+// call, N/2 on average. So their forms, drawn, are those that write no
+// register any instruction reads (DiversityTarget::idleNopFormCount): every
+// form on AArch64 and RISC-V (they write the zero register), the hints in
+// ARM code, only `nop` on x86-64, whose other forms write a register with
+// its own value (before a return, `mov %rsp,%rsp` would make the return
+// wait for it). With several forms, gadgets that run through the no-ops
+// differ between variants with the same count.
 //
 // Invariants:
 //   - only no-ops are inserted, only in the chain of blocks that the entry
@@ -33,7 +36,7 @@
 //     terminators that precede it in its block; never between a pair the
 //     processor fuses, never before inline assembly, a runtime patch point
 //     or an instruction inside a bundle: such a function gets nothing;
-//   - each function draws one number from its own stream, the count;
+//   - each function draws from its own stream: the count, then each form;
 //     debug instructions are skipped, so -g changes no draw;
 //   - functions that must keep their exact code (mustKeepExactCode) and
 //     functions that -fdiversify-skip/-only turn off are left alone.
@@ -159,8 +162,10 @@ bool ReturnShift::runOnMachineFunction(MachineFunction &MF) {
   ++NumShifted;
   RandomStream &Random = *P->Random;
   uint64_t Count = Random.below(Options.MaxNops + 1);
+  unsigned Forms = P->Target.idleNopFormCount(MF.getSubtarget());
   for (uint64_t I = 0; I < Count; ++I)
-    P->Target.insertNop(*At->getParent(), At->getIterator(), /*Form=*/0);
+    P->Target.insertNop(*At->getParent(), At->getIterator(),
+                        Random.below(Forms));
   NumShiftNops += Count;
   return Count != 0;
 }

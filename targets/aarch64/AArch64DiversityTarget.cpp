@@ -218,6 +218,11 @@ public:
     return 1 + std::tuple_size_v<decltype(NopTable::ZeroRegisterForms)>;
   }
 
+  // Every form writes nothing but the zero register.
+  unsigned idleNopFormCount(const TargetSubtargetInfo &) const override {
+    return nopFormCount();
+  }
+
   void insertNop(MachineBasicBlock &MBB, MachineBasicBlock::instr_iterator I,
                  unsigned Form) const override {
     const NopTable &T = Nops.get(MBB.getParent()->getSubtarget());

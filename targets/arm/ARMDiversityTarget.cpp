@@ -230,6 +230,10 @@ struct WideFormTable {
 class ARMDiversityTarget final : public DiversityTarget {
 public:
   unsigned nopFormCount() const override { return 3; }
+  // The hints: nop, and in Thumb nop.w (ARM state's second form writes r0).
+  unsigned idleNopFormCount(const TargetSubtargetInfo &STI) const override {
+    return Nops.get(STI).isThumb(STI) ? 2 : 1;
+  }
 
   void insertNop(MachineBasicBlock &MBB, MachineBasicBlock::instr_iterator I,
                  unsigned Form) const override {

@@ -157,6 +157,10 @@ public:
   unsigned nopFormCount() const override {
     return std::tuple_size_v<decltype(NopTable::Forms)>;
   }
+  // Every form writes nothing but x0.
+  unsigned idleNopFormCount(const TargetSubtargetInfo &) const override {
+    return nopFormCount();
+  }
 
   void insertNop(MachineBasicBlock &MBB, MachineBasicBlock::instr_iterator I,
                  unsigned Form) const override {

@@ -16,8 +16,13 @@ import collections
 import re
 import sys
 
-# The architectural no-op of each target, the one form shift inserts.
-NOPS = {"x86_64": r"nop", "aarch64": r"nop", "riscv64": r"nop|c\.nop", "arm": r"nop(?:\.w)?"}
+# The no-op forms shift inserts: those that write no register.
+NOPS = {
+    "x86_64": r"nop",
+    "aarch64": r"nop|(?:mov|orr|eor|and|add)\s+xzr, xzr(?:, xzr)?",
+    "riscv64": r"nop|c\.nop|(?:andi|xori)\s+zero, zero, 0",
+    "arm": r"nop(?:\.w)?",
+}
 ENDINGS = {
     "x86_64": r"retq?|jmpq?\s+\*.*|callq?\s+\*.*",
     "aarch64": r"ret|retaa|retab|br\s+.*|blr\s+.*",
