@@ -73,8 +73,8 @@ struct PrefixOptions {
 /// shift: -fdiversify-shift-max=N, at most this many no-ops before the
 /// first return a function's entry falls into (0: none). They run once per
 /// call that returns there: on the three projects under qemu on AArch64, 3
-/// costs 0.2% more instructions and takes relative survival from 20% to
-/// 11% (docs/performance.md).
+/// costs 0.3% more instructions and takes relative survival from 20% to
+/// 7.5% (docs/performance.md).
 struct ShiftOptions {
   unsigned MaxNops = 3;
 };
