@@ -26,6 +26,10 @@
 
 namespace divcc {
 
+/// Whether \p MI is a place the runtime patches (stack maps, patch points,
+/// XRay sleds, fentry calls): no instruction may go right before it.
+bool isRuntimePatchPoint(const llvm::MachineInstr &MI);
+
 class DiversityMachinePass : public llvm::MachineFunctionPass {
 protected:
   DiversityMachinePass(char &ID, Transformation Kind, StreamSource Streams)

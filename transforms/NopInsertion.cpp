@@ -84,7 +84,6 @@
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
-#include "llvm/CodeGen/TargetOpcodes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ProfileSummary.h"
@@ -101,25 +100,6 @@ STATISTIC(NumLoopBlocks, "Blocks of innermost loops left without no-ops");
 
 namespace divcc {
 namespace {
-
-bool isRuntimePatchPoint(const MachineInstr &MI) {
-  switch (MI.getOpcode()) {
-  case TargetOpcode::STACKMAP:
-  case TargetOpcode::PATCHPOINT:
-  case TargetOpcode::STATEPOINT:
-  case TargetOpcode::FENTRY_CALL:
-  case TargetOpcode::PATCHABLE_OP:
-  case TargetOpcode::PATCHABLE_FUNCTION_ENTER:
-  case TargetOpcode::PATCHABLE_RET:
-  case TargetOpcode::PATCHABLE_FUNCTION_EXIT:
-  case TargetOpcode::PATCHABLE_TAIL_CALL:
-  case TargetOpcode::PATCHABLE_EVENT_CALL:
-  case TargetOpcode::PATCHABLE_TYPED_EVENT_CALL:
-    return true;
-  default:
-    return false;
-  }
-}
 
 /// The sum of all counts of the program's profile, or 0 when F has no real
 /// counts (built without a profile, or F itself has none).

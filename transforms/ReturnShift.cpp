@@ -51,7 +51,6 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
-#include "llvm/CodeGen/TargetOpcodes.h"
 
 using namespace llvm;
 
@@ -111,19 +110,13 @@ MachineInstr *placeBefore(MachineInstr &Ending, const DiversityTarget &Target) {
     }
     At = &*I;
   }
-  if (At->isInsideBundle() || At->isInlineAsm() || Target.mustStayFirst(*At))
+  if (At->isInsideBundle() || At->isInlineAsm() || isRuntimePatchPoint(*At) ||
+      Target.mustStayFirst(*At))
     return nullptr;
   if (Prev && (Target.isMacroFusedPair(*Prev, *At) ||
                Target.isPrefixOfNext(*Prev) || Prev->isInlineAsm()))
     return nullptr;
-  switch (At->getOpcode()) {
-  case TargetOpcode::PATCHABLE_RET:
-  case TargetOpcode::PATCHABLE_FUNCTION_EXIT:
-  case TargetOpcode::PATCHABLE_TAIL_CALL:
-    return nullptr;
-  default:
-    return At;
-  }
+  return At;
 }
 
 class ReturnShift : public DiversityMachinePass {
