@@ -145,6 +145,20 @@ public:
                     llvm::ArrayRef<llvm::MCPhysReg> List) const {
     return std::nullopt;
   }
+  /// Sets of callee-saved registers that \p MF, which modifies none of
+  /// them, may save and restore beside those it does, for free: in the
+  /// instructions that save and restore the others (32-bit ARM's push and
+  /// pop register lists), with encodings as long, and with no instruction
+  /// more to keep the stack aligned. `saves` takes one set, drawn: the
+  /// empty set, where listed, is clang's choice. Saving a register then
+  /// costs a store and a load per call but no instruction and no byte, and
+  /// changes the bytes of the restore that returns. Empty where \p MF saves
+  /// nothing, or where another saved register is another instruction
+  /// (x86-64, AArch64, RISC-V).
+  virtual llvm::SmallVector<llvm::SmallVector<llvm::MCPhysReg, 2>, 8>
+  freeCalleeSaveChoices(const llvm::MachineFunction &MF) const {
+    return {};
+  }
   /// Whether the target's pre-register-allocation scheduler clusters
   /// neighbouring loads and stores (LLVM's cluster mutations, which pair
   /// them up for ldp/stp).

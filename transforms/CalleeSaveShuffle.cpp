@@ -1,4 +1,4 @@
-//===- CalleeSaveShuffle.cpp - Shuffle the order of callee-saved saves ----===//
+//===- CalleeSaveShuffle.cpp - Callee-saved registers: order and set ------===//
 //
 // A function saves the callee-saved registers it uses in its prologue and
 // restores them in its epilogues, in the order of the calling convention's
@@ -38,22 +38,37 @@
 // how LLVM pairs the function's own loads and stores (rarely: 1 to 3 of
 // 633 functions of the test corpus at -O2).
 //
+// 32-bit ARM saves and restores with one push and one pop whose register
+// list the encoding orders: no order to draw, but registers to add. Where
+// the target says a set of registers the function does not modify costs
+// nothing to save (DiversityTarget::freeCalleeSaveChoices: in the same
+// push and pop, with encodings as long, and no instruction more to keep
+// the stack aligned), the pass draws one of the sets, and a register mask
+// that clobbers them makes the frame lowering save them as if the function
+// did:
+//
+//     before (clang):          after (one draw):
+//       push {r7, lr}            push {r5, lr}
+//       ...                      ...
+//       pop  {r7, pc}            pop  {r5, pc}
+//
 // Invariants:
-//   - only the order changes, never the set: which registers are saved is
-//     decided from the set (determineCalleeSaves; on AArch64 the one extra
-//     register a large frame saves as a scavenging scratch is the last
-//     unused one of the list, and the target keeps clang's choice the
-//     last), and the frame lowering saves and restores each one, with its
-//     CFI;
+//   - the order changes, and on ARM the set may grow, by registers the
+//     function does not touch: the frame lowering decides from the set
+//     (determineCalleeSaves; on AArch64 the one extra register a large
+//     frame saves as a scavenging scratch is the last unused one of the
+//     list, and the target keeps clang's choice the last) and saves and
+//     restores each one, with its CFI;
 //   - a target that gives no orders (RISC-V, ARM), or orders that are not
 //     a permutation of the list, leaves the list as it is, and nothing is
-//     drawn;
+//     drawn for it; one that gives fewer than two sets to save draws
+//     nothing for them;
 //   - runs after register allocation, which read the list already: the
 //     registers each instruction uses are clang's;
 //   - one stream per function; the draws depend on the calling convention
-//     and (on AArch64) on which registers the function modifies and
-//     whether it keeps a frame pointer, never on debug instructions: -g
-//     changes no draw;
+//     and (on AArch64 and ARM) on which registers the function modifies and
+//     whether it keeps a frame pointer (on ARM, on its stack objects too),
+//     never on debug instructions: -g changes no draw;
 //   - not at -O0 (no shrink-wrapping pass to run after);
 //   - functions that must keep their exact code (mustKeepExactCode) and
 //     functions that -fdiversify-skip/-only turn off are left alone.
@@ -69,6 +84,8 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineRegisterInfo.h"
+#include "llvm/CodeGen/TargetRegisterInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -76,6 +93,7 @@ using namespace llvm;
 
 #define DEBUG_TYPE "divcc-saves"
 STATISTIC(NumShuffled, "Functions whose callee-saved list was shuffled");
+STATISTIC(NumExtraSaved, "Callee-saved registers saved for free beyond need");
 
 namespace divcc {
 namespace {
@@ -114,29 +132,26 @@ bool isOrderOf(const CalleeSavedOrders &Orders, ArrayRef<MCPhysReg> List) {
   return Given == Expected;
 }
 
-bool CalleeSaveShuffle::runOnMachineFunction(MachineFunction &MF) {
-  std::optional<Prepared> P = prepare(MF);
-  if (!P)
-    return false;
+/// Gives \p MF's callee-saved list one of the target's orders, drawn.
+bool shuffleOrder(MachineFunction &MF, const DiversityTarget &Target,
+                  RandomStream &Random) {
   MachineRegisterInfo &MRI = MF.getRegInfo();
   SmallVector<MCPhysReg, 32> List;
   for (const MCPhysReg *Reg = MRI.getCalleeSavedRegs(); Reg && *Reg; ++Reg)
     List.push_back(*Reg);
   if (List.size() < 2)
     return false;
-  std::optional<CalleeSavedOrders> Orders =
-      P->Target.calleeSavedOrders(MF, List);
+  std::optional<CalleeSavedOrders> Orders = Target.calleeSavedOrders(MF, List);
   if (!Orders || !isOrderOf(*Orders, List))
     return false;
   SmallVector<MCPhysReg, 32> Order;
   for (CalleeSavedOrders::Run &R : Orders->Runs) {
     if (R.Shuffle)
-      P->Random->shuffle(MutableArrayRef<MCPhysReg>(R.Registers));
+      Random.shuffle(MutableArrayRef<MCPhysReg>(R.Registers));
     size_t At = R.Registers.size();
     if (!R.Unit.empty()) {
       uint64_t Places = (R.Registers.size() - R.UnitFirst) / R.UnitStep + 1;
-      At = R.UnitFirst +
-           (Places > 1 ? R.UnitStep * P->Random->below(Places) : 0);
+      At = R.UnitFirst + (Places > 1 ? R.UnitStep * Random.below(Places) : 0);
     }
     Order.append(R.Registers.begin(), R.Registers.begin() + At);
     Order.append(R.Unit.begin(), R.Unit.end());
@@ -145,6 +160,37 @@ bool CalleeSaveShuffle::runOnMachineFunction(MachineFunction &MF) {
   MRI.setCalleeSavedRegs(Order);
   ++NumShuffled;
   return true;
+}
+
+/// Makes \p MF save one of the sets of registers the target lets it save
+/// for free, drawn.
+bool saveMore(MachineFunction &MF, const DiversityTarget &Target,
+              RandomStream &Random) {
+  SmallVector<SmallVector<MCPhysReg, 2>, 8> Choices =
+      Target.freeCalleeSaveChoices(MF);
+  if (Choices.size() < 2)
+    return false;
+  ArrayRef<MCPhysReg> Chosen = Choices[Random.below(Choices.size())];
+  if (Chosen.empty())
+    return false;
+  // The frame lowering saves what the function modifies; a register mask
+  // that clobbers the chosen ones says it does, with no instruction.
+  const TargetRegisterInfo &TRI = *MF.getSubtarget().getRegisterInfo();
+  SmallVector<uint32_t, 16> Mask(
+      MachineOperand::getRegMaskSize(TRI.getNumRegs()), ~0u);
+  for (MCPhysReg Reg : Chosen)
+    Mask[Reg / 32] &= ~(1u << Reg % 32);
+  MF.getRegInfo().addPhysRegsUsedFromRegMask(Mask.data());
+  NumExtraSaved += Chosen.size();
+  return true;
+}
+
+bool CalleeSaveShuffle::runOnMachineFunction(MachineFunction &MF) {
+  std::optional<Prepared> P = prepare(MF);
+  if (!P)
+    return false;
+  bool Changed = shuffleOrder(MF, P->Target, *P->Random);
+  return saveMore(MF, P->Target, *P->Random) || Changed;
 }
 
 } // namespace

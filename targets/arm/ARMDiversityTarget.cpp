@@ -61,11 +61,15 @@
 #include "targets/TargetNames.h"
 #include "targets/arm/ARM.h"
 
+#include "llvm/CodeGen/MachineFrameInfo.h"
 #include "llvm/CodeGen/MachineInstrBuilder.h"
+#include "llvm/CodeGen/MachineRegisterInfo.h"
 #include "llvm/CodeGen/Passes.h"
+#include "llvm/CodeGen/TargetFrameLowering.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetRegisterInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/Function.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -99,6 +103,27 @@ struct NopTable {
   unsigned ThumbHint, ThumbWideHint, ThumbMove, ThumbTrap, Hint, Move, Trap;
   MCRegister R0, R8;
   unsigned ThumbMode;
+};
+
+/// The general-purpose callee-saved registers one push can save: r4-r7,
+/// which 16-bit Thumb push and pop encode, and r8-r11, which need the wide
+/// forms (and, where r7 is the frame pointer, a push of their own); and
+/// the callee-saved D registers, which vpush saves below them.
+struct SaveTable {
+  explicit SaveTable(const TargetSubtargetInfo &STI)
+      : LR(registerNamed(*STI.getRegisterInfo(), Name, "lr")) {
+    const TargetRegisterInfo &TRI = *STI.getRegisterInfo();
+    for (StringRef R : {"r4", "r5", "r6", "r7"})
+      Low.push_back(registerNamed(TRI, Name, R));
+    for (StringRef R : {"r8", "r9", "r10", "r11"})
+      High.push_back(registerNamed(TRI, Name, R));
+    for (StringRef R : {"d8", "d9", "d10", "d11", "d12", "d13", "d14", "d15"})
+      Double.push_back(registerNamed(TRI, Name, R));
+  }
+
+  MCRegister LR;
+  SmallVector<MCRegister, 4> Low, High;
+  SmallVector<MCRegister, 8> Double;
 };
 
 /// How a narrow Thumb instruction is written wide.
@@ -264,6 +289,69 @@ public:
     llvm_unreachable("no such ARM NOP form");
   }
 
+  // More registers in the push and pop the function has, at most two, as
+  // long as the frame keeps its size. The frame lowering keeps the stack
+  // 8-byte aligned by saving an even number of general-purpose registers:
+  // where the function saves an odd number, it adds one itself (in Thumb a
+  // low one), and any such register is free; where an even number, a pair
+  // is. In Thumb only low registers, unless the function saves a high one
+  // already: a first high register needs the wide push and pop, two bytes
+  // more each, which only pays where it replaces the `sub sp` that pads an
+  // odd number when no low register is left (and no locals follow, whose
+  // offset would change).
+  SmallVector<SmallVector<MCPhysReg, 2>, 8>
+  freeCalleeSaveChoices(const MachineFunction &MF) const override {
+    const TargetSubtargetInfo &STI = MF.getSubtarget();
+    const SaveTable &T = Saves.get(STI);
+    const MachineRegisterInfo &MRI = MF.getRegInfo();
+    bool HasFP = STI.getFrameLowering()->hasFP(MF);
+    MCRegister FP = STI.getRegisterInfo()->getFrameRegister(MF);
+    auto IsSaved = [&](MCRegister R) {
+      return MRI.isPhysRegModified(R) || (HasFP && R == FP);
+    };
+    unsigned Saved = count_if(T.Low, IsSaved) + count_if(T.High, IsSaved);
+    // LR goes with any other, so that the restore returns.
+    Saved += Saved || HasFP || MRI.isPhysRegModified(T.LR);
+    // Frames whose layout depends on more than the count: D registers
+    // saved below the general-purpose ones (padded between), arguments
+    // saved on entry (variadic or by value), or sp moved at run time.
+    const Function &F = MF.getFunction();
+    const MachineFrameInfo &MFI = MF.getFrameInfo();
+    if (Saved == 0 || F.hasFnAttribute(Attribute::Naked) || F.isVarArg() ||
+        any_of(F.args(), [](const Argument &A) { return A.hasByValAttr(); }) ||
+        any_of(T.Double, IsSaved) || MFI.hasVarSizedObjects() ||
+        STI.getRegisterInfo()->hasStackRealignment(MF))
+      return {};
+    SmallVector<MCPhysReg, 8> FreeLow, FreeHigh;
+    for (const MCPhysReg *R = MRI.getCalleeSavedRegs(); R && *R; ++R) {
+      if (MRI.isReserved(*R) || IsSaved(*R))
+        continue;
+      if (is_contained(T.Low, *R))
+        FreeLow.push_back(*R);
+      else if (is_contained(T.High, *R))
+        FreeHigh.push_back(*R);
+    }
+    bool HasLocals = MFI.getMaxCallFrameSize() > 0;
+    for (int I = 0, E = MFI.getObjectIndexEnd(); I != E && !HasLocals; ++I)
+      HasLocals = !MFI.isDeadObjectIndex(I) && MFI.getObjectSize(I) > 0;
+    bool Odd = Saved % 2 == 1;
+    SmallVector<MCPhysReg, 8> Free = FreeLow;
+    if (!Nops.get(STI).isThumb(STI) || any_of(T.High, IsSaved) ||
+        (Odd && !HasLocals && FreeLow.empty()))
+      Free.append(FreeHigh);
+    SmallVector<SmallVector<MCPhysReg, 2>, 8> Choices;
+    if (Odd) {
+      for (MCPhysReg R : Free)
+        Choices.push_back({R});
+      return Choices;
+    }
+    Choices.emplace_back();
+    for (size_t I = 0; I != Free.size(); ++I)
+      for (size_t J = I + 1; J != Free.size(); ++J)
+        Choices.push_back({Free[I], Free[J]});
+    return Choices;
+  }
+
   // No landing pads on ARMv7-A (BTI is M-profile and AArch64).
   bool mustStayFirst(const MachineInstr &) const override { return false; }
 
@@ -363,6 +451,7 @@ public:
 private:
   LazyTable<NopTable> Nops;
   LazyTable<WideFormTable> WideForms;
+  LazyTable<SaveTable> Saves;
 };
 
 } // namespace
