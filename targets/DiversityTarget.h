@@ -109,6 +109,23 @@ public:
   idleNopFormCount(const llvm::TargetSubtargetInfo &STI) const {
     return 1;
   }
+  /// The most bytes one no-op that writes no register can take, where the
+  /// target has one of every length from 1 up to it (x86-64: `nop`,
+  /// `66 nop`, and `nopl`/`nopw` with a memory operand, 1 to 8 bytes); 0
+  /// where its no-ops have only the lengths of their forms. `shift` then
+  /// moves a return by a number of bytes, in as few no-ops as it can.
+  virtual unsigned
+  longestIdleNopBytes(const llvm::TargetSubtargetInfo &STI) const {
+    return 0;
+  }
+  /// Inserts one no-op of \p Bytes (1 to longestIdleNopBytes()) that
+  /// writes no register before \p Before.
+  virtual void insertIdleNop(llvm::MachineBasicBlock &MBB,
+                             llvm::MachineBasicBlock::instr_iterator Before,
+                             unsigned Bytes) const {}
+  /// The most no-ops `shift` puts before a return unless
+  /// -fdiversify-shift-max says otherwise.
+  virtual unsigned defaultShiftNops() const { return 3; }
   /// Inserts no-op form \p Form (< nopFormCount()) before \p Before.
   virtual void insertNop(llvm::MachineBasicBlock &MBB,
                          llvm::MachineBasicBlock::instr_iterator Before,

@@ -71,12 +71,14 @@ struct PrefixOptions {
 };
 
 /// shift: -fdiversify-shift-max=N, at most this many no-ops before the
-/// first return a function's entry falls into (0: none). They run once per
-/// call that returns there: on the three projects under qemu on AArch64, 3
-/// costs 0.3% more instructions and takes relative survival from 20% to
-/// 7.5% (docs/performance.md).
+/// first return a function's entry falls into (0: none); without it, the
+/// target's default (DiversityTarget::defaultShiftNops: 1 on x86-64, whose
+/// one no-op takes any length up to 8 bytes, 3 elsewhere). They run once
+/// per call that returns there: on the three projects under qemu on
+/// AArch64, 3 costs 0.3% more instructions and takes relative survival
+/// from 20% to 7.5% (docs/performance.md).
 struct ShiftOptions {
-  unsigned MaxNops = 3;
+  std::optional<unsigned> MaxNops;
 };
 
 /// sched: -fdiversify-sched=jitter|random.

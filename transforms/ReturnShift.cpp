@@ -7,8 +7,8 @@
 // any gap keeps the gadgets that end there, and one leaked pointer to the
 // function finds them all: most small functions are such. So, right before
 // the first gadget ending the entry falls into, insert 0 to N no-ops
-// (-fdiversify-shift-max, N = 3 by default), which moves that ending and
-// everything after it:
+// (-fdiversify-shift-max, N = 3 by default, 1 on x86-64), which moves that
+// ending and everything after it:
 //
 //     before:                      after (one draw):
 //       ldr w8, [x0]                 ldr w8, [x0]
@@ -21,10 +21,14 @@
 // call, N/2 on average. So their forms, drawn, are those that write no
 // register any instruction reads (DiversityTarget::idleNopFormCount): every
 // form on AArch64 and RISC-V (they write the zero register), the hints in
-// ARM code, only `nop` on x86-64, whose other forms write a register with
-// its own value (before a return, `mov %rsp,%rsp` would make the return
-// wait for it). With several forms, gadgets that run through the no-ops
-// differ between variants with the same count.
+// ARM code. With several forms, gadgets that run through the no-ops differ
+// between variants with the same count. x86-64's other forms write a
+// register with its own value (before a return, `mov %rsp,%rsp` would make
+// the return wait for it), but its one no-op takes any length from 1 to 8
+// bytes (`nop`, `66 nop`, `nopl 1(%rax,%rax)`, ...;
+// DiversityTarget::longestIdleNopBytes): there the pass draws a distance,
+// 0 to 8N bytes, every one as likely, and puts it in as few no-ops as it
+// takes, N = 1 by default: nine places for at most one instruction.
 //
 // Invariants:
 //   - only no-ops are inserted, only in the chain of blocks that the entry
@@ -36,8 +40,9 @@
 //     terminators that precede it in its block; never between a pair the
 //     processor fuses, never before inline assembly, a runtime patch point
 //     or an instruction inside a bundle: such a function gets nothing;
-//   - each function draws from its own stream: the count, then each form;
-//     debug instructions are skipped, so -g changes no draw;
+//   - each function draws from its own stream: the count, then each form
+//     (on x86-64, the distance); debug instructions are skipped, so -g
+//     changes no draw;
 //   - functions that must keep their exact code (mustKeepExactCode) and
 //     functions that -fdiversify-skip/-only turn off are left alone.
 //
@@ -143,22 +148,35 @@ private:
 char ReturnShift::ID = 0;
 
 bool ReturnShift::runOnMachineFunction(MachineFunction &MF) {
-  if (Options.MaxNops == 0)
-    return false;
   std::optional<Prepared> P = prepare(MF);
   if (!P)
     return false;
+  const DiversityTarget &Target = P->Target;
+  unsigned MaxNops = Options.MaxNops.value_or(Target.defaultShiftNops());
   MachineInstr *Ending = firstEndingFromEntry(MF);
-  MachineInstr *At = Ending ? placeBefore(*Ending, P->Target) : nullptr;
-  if (!At)
+  MachineInstr *At = Ending ? placeBefore(*Ending, Target) : nullptr;
+  if (MaxNops == 0 || !At)
     return false;
   ++NumShifted;
   RandomStream &Random = *P->Random;
-  uint64_t Count = Random.below(Options.MaxNops + 1);
-  unsigned Forms = P->Target.idleNopFormCount(MF.getSubtarget());
+  MachineBasicBlock &MBB = *At->getParent();
+  const TargetSubtargetInfo &STI = MF.getSubtarget();
+  if (unsigned Longest = Target.longestIdleNopBytes(STI)) {
+    // A distance in bytes, every one equally likely, in as few no-ops as
+    // it takes.
+    uint64_t Bytes = Random.below(uint64_t(MaxNops) * Longest + 1);
+    bool Changed = Bytes != 0;
+    for (; Bytes != 0; ++NumShiftNops) {
+      unsigned Length = std::min<uint64_t>(Bytes, Longest);
+      Target.insertIdleNop(MBB, At->getIterator(), Length);
+      Bytes -= Length;
+    }
+    return Changed;
+  }
+  uint64_t Count = Random.below(MaxNops + 1);
+  unsigned Forms = Target.idleNopFormCount(STI);
   for (uint64_t I = 0; I < Count; ++I)
-    P->Target.insertNop(*At->getParent(), At->getIterator(),
-                        Random.below(Forms));
+    Target.insertNop(MBB, At->getIterator(), Random.below(Forms));
   NumShiftNops += Count;
   return Count != 0;
 }

@@ -57,6 +57,9 @@ MCRegister registerNamed(const TargetRegisterInfo &TRI, StringRef Name) {
 struct NopTable {
   explicit NopTable(const TargetSubtargetInfo &STI)
       : TII(*STI.getInstrInfo()), Nop(opcodeNamed(TII, "NOOP")),
+        LongNop(opcodeNamed(TII, "NOOPL")),
+        LongNop16(opcodeNamed(TII, "NOOPW")),
+        OperandSizePrefix(opcodeNamed(TII, "DATA16_PREFIX")),
         Mov64rr(opcodeNamed(TII, "MOV64rr")),
         Lea64r(opcodeNamed(TII, "LEA64r")),
         Lea64_32r(opcodeNamed(TII, "LEA64_32r")),
@@ -70,6 +73,7 @@ struct NopTable {
         Push64r(opcodeNamed(TII, "PUSH64r")),
         Push64rmr(opcodeNamed(TII, "PUSH64rmr")) {
     const TargetRegisterInfo &TRI = *STI.getRegisterInfo();
+    RAX = registerNamed(TRI, "rax");
     RBP = registerNamed(TRI, "rbp");
     RSP = registerNamed(TRI, "rsp");
     RSI = registerNamed(TRI, "rsi");
@@ -80,7 +84,10 @@ struct NopTable {
 
   const TargetInstrInfo &TII;
   unsigned Nop, Mov64rr, Lea64r, Lea64_32r, Lea32r, Endbr64, Endbr32, Int3;
-  MCRegister RBP, RSP, RSI, RDI;
+  /// The long no-ops, `nopl` and `nopw` of a memory operand (0f 1f /0),
+  /// and the operand-size prefix (66) that makes `nop` two bytes.
+  unsigned LongNop, LongNop16, OperandSizePrefix;
+  MCRegister RAX, RBP, RSP, RSI, RDI;
   std::array<MCRegister, 4> Segments;
   /// The same four overrides as instructions of their own, one byte each.
   std::array<unsigned, 4> SegmentPrefixes;
@@ -149,6 +156,45 @@ public:
     }
     }
     llvm_unreachable("no such x86 NOP form");
+  }
+
+  // The no-ops of Intel's optimization manual, one instruction each, with
+  // displacements of 1 and 0x100 where it has 0 (LLVM's encoder writes a
+  // zero displacement in no byte): no byte of them starts a gadget.
+  //
+  //   90 / 66 90 / 0f 1f 00           nop, 66 nop, nopl (%rax)
+  //   0f 1f 40 01                     nopl 1(%rax)
+  //   0f 1f 44 00 01                  nopl 1(%rax,%rax)
+  //   66 0f 1f 44 00 01               nopw 1(%rax,%rax)
+  //   0f 1f 80 00 01 00 00            nopl 0x100(%rax)
+  //   0f 1f 84 00 00 01 00 00         nopl 0x100(%rax,%rax)
+  //
+  // The memory operand is not read: the processor decodes them as `nop`.
+  unsigned longestIdleNopBytes(const TargetSubtargetInfo &) const override {
+    return 8;
+  }
+  unsigned defaultShiftNops() const override { return 1; }
+  void insertIdleNop(MachineBasicBlock &MBB,
+                     MachineBasicBlock::instr_iterator I,
+                     unsigned Bytes) const override {
+    const NopTable &T = Nops.get(MBB.getParent()->getSubtarget());
+    DebugLoc DL = I != MBB.instr_end() ? I->getDebugLoc() : DebugLoc();
+    if (Bytes <= 2) {
+      if (Bytes == 2)
+        BuildMI(MBB, I, DL, T.TII.get(T.OperandSizePrefix));
+      BuildMI(MBB, I, DL, T.TII.get(T.Nop));
+      return;
+    }
+    // Base, scale, index, displacement, segment.
+    bool Indexed = Bytes == 5 || Bytes == 6 || Bytes == 8;
+    int64_t Displacement = Bytes == 3 ? 0 : Bytes < 7 ? 1 : 0x100;
+    BuildMI(MBB, I, DL, T.TII.get(Bytes == 6 ? T.LongNop16 : T.LongNop))
+        .addReg(T.RAX, RegState::Undef)
+        .addImm(1)
+        .addReg(Indexed ? MCRegister(T.RAX) : MCRegister(),
+                Indexed ? RegState::Undef : 0)
+        .addImm(Displacement)
+        .addReg(0);
   }
 
   bool mustStayFirst(const MachineInstr &MI) const override {
@@ -232,7 +278,8 @@ public:
 
   bool isPrefixOfNext(const MachineInstr &MI) const override {
     const NopTable &T = Nops.get(MI.getMF()->getSubtarget());
-    return is_contained(T.SegmentPrefixes, MI.getOpcode());
+    return is_contained(T.SegmentPrefixes, MI.getOpcode()) ||
+           MI.getOpcode() == T.OperandSizePrefix;
   }
 
   // X86FrameLowering pushes the general-purpose registers of the list one

@@ -7,11 +7,14 @@
 // -g build: clang-19 itself schedules this file's AArch64 code otherwise
 // with -g), 0 turns it off, and
 // the programs print what clang-19's builds print. On x86-64, AArch64,
-// RISC-V 64, Thumb and ARM state.
+// RISC-V 64, Thumb and ARM state. On x86-64, N is 1 by default and each
+// no-op 1 to 8 bytes long: every distance from 0 to 8N bytes is drawn.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // DEFINE: %{triple} =
 // DEFINE: %{arch} =
+// DEFINE: %{max} = 3
+// DEFINE: %{counts} = CHECK
 // DEFINE: %{check} = \
 // DEFINE:   %divcc --target=%{triple} -S -O2 -fdiversify=shift -frandom-seed=one -mllvm -verify-machineinstrs %s -o %t/%{arch}-one.s && \
 // DEFINE:   %divcc --target=%{triple} -S -O2 -fdiversify=shift -frandom-seed=two %s -o %t/%{arch}-two.s && \
@@ -20,22 +23,26 @@
 // DEFINE:   %divcc --target=%{triple} -S -O0 -fdiversify=shift -frandom-seed=one -mllvm -verify-machineinstrs %s -o %t/%{arch}-o0.s && \
 // DEFINE:   %clang --target=%{triple} -S -O2 %s -o %t/%{arch}-clang.s && \
 // DEFINE:   %clang --target=%{triple} -S -O0 %s -o %t/%{arch}-clang-o0.s && \
-// DEFINE:   python3 %S/Inputs/shift_sites.py %{arch} 3 %t/%{arch}-one.s %t/%{arch}-clang.s %t/%{arch}-one.counts | %FileCheck %s && \
-// DEFINE:   python3 %S/Inputs/shift_sites.py %{arch} 3 %t/%{arch}-two.s %t/%{arch}-clang.s | %FileCheck %s && \
-// DEFINE:   python3 %S/Inputs/shift_sites.py %{arch} 8 %t/%{arch}-eight.s %t/%{arch}-clang.s | %FileCheck %s --check-prefix=EIGHT && \
-// DEFINE:   python3 %S/Inputs/shift_sites.py %{arch} 3 %t/%{arch}-o0.s %t/%{arch}-clang-o0.s | %FileCheck %s && \
+// DEFINE:   python3 %S/Inputs/shift_sites.py %{arch} %{max} %t/%{arch}-one.s %t/%{arch}-clang.s %t/%{arch}-one.counts | %FileCheck %s --check-prefix=%{counts} && \
+// DEFINE:   python3 %S/Inputs/shift_sites.py %{arch} %{max} %t/%{arch}-two.s %t/%{arch}-clang.s | %FileCheck %s --check-prefix=%{counts} && \
+// DEFINE:   python3 %S/Inputs/shift_sites.py %{arch} 8 %t/%{arch}-eight.s %t/%{arch}-clang.s | %FileCheck %s --check-prefix=%{counts}-EIGHT && \
+// DEFINE:   python3 %S/Inputs/shift_sites.py %{arch} %{max} %t/%{arch}-o0.s %t/%{arch}-clang-o0.s | %FileCheck %s --check-prefix=%{counts} && \
 // DEFINE:   %not diff -q %t/%{arch}-one.s %t/%{arch}-two.s && \
 // DEFINE:   diff %t/%{arch}-one.s %t/%{arch}-again.s && \
 // DEFINE:   %divcc --target=%{triple} -S -O2 -g -fdiversify=shift -frandom-seed=one %s -o %t/%{arch}-g.s && \
 // DEFINE:   %clang --target=%{triple} -S -O2 -g %s -o %t/%{arch}-clang-g.s && \
-// DEFINE:   python3 %S/Inputs/shift_sites.py %{arch} 3 %t/%{arch}-g.s %t/%{arch}-clang-g.s %t/%{arch}-g.counts | %FileCheck %s && \
+// DEFINE:   python3 %S/Inputs/shift_sites.py %{arch} %{max} %t/%{arch}-g.s %t/%{arch}-clang-g.s %t/%{arch}-g.counts | %FileCheck %s --check-prefix=%{counts} && \
 // DEFINE:   diff %t/%{arch}-one.counts %t/%{arch}-g.counts && \
 // DEFINE:   %divcc --target=%{triple} -S -O2 -fdiversify=shift -fdiversify-shift-max=0 -frandom-seed=one %s -o %t/%{arch}-zero.s && \
 // DEFINE:   diff %t/%{arch}-clang.s %t/%{arch}-zero.s
 //
 // REDEFINE: %{triple} = x86_64-linux-gnu
 // REDEFINE: %{arch} = x86_64
+// REDEFINE: %{max} = 1
+// REDEFINE: %{counts} = X86
 // RUN: %{check}
+// REDEFINE: %{max} = 3
+// REDEFINE: %{counts} = CHECK
 // REDEFINE: %{triple} = aarch64-linux-gnu
 // REDEFINE: %{arch} = aarch64
 // RUN: %{check}
@@ -50,9 +57,13 @@
 //
 // Every count from 0 to the most is drawn among the 160 functions whose
 // entry falls into a return or an indirect call (the 40 tail callers get
-// none); at -O0 every function returns.
+// none); at -O0 every function returns. On x86-64 every distance from 0 to
+// 8 bytes in one no-op or none, and with at most 8 no-ops, every count but
+// 0, whose distance is 1 of 65, is drawn.
 // CHECK: endings {{1[0-9][0-9]}} of 2{{[0-9][0-9]}}; no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}}{{$}}
-// EIGHT: no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}{{$}}
+// CHECK-EIGHT: no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}{{$}}
+// X86: endings {{1[0-9][0-9]}} of 2{{[0-9][0-9]}}; no-ops 0:{{[0-9]+}} 1:{{[0-9]+}}; bytes 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}{{$}}
+// X86-EIGHT: no-ops {{(0:[0-9]+ )?}}1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}; bytes
 //
 // The programs run: natively, and under qemu where it is installed.
 // RUN: %clang -O2 %s -o %t/clang && %t/clang > %t/clang.out

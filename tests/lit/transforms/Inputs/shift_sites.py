@@ -9,8 +9,10 @@ right before the first return, indirect jump or indirect call that the
 function's entry falls into (or before the conditional branch right before
 it, or before the IT block it ends), and none where the entry reaches an unconditional jump first. Prints
 how many functions have such an ending and how many no-ops each got:
-"endings 120 of 160; no-ops 0:31 1:29 2:30 3:30", and writes each
-function's count to COUNTS if given. Exits 1 on any difference."""
+"endings 120 of 160; no-ops 0:31 1:29 2:30 3:30" (on x86-64, whose no-op
+takes any length, also how many bytes: "; bytes 0:13 1:14 ..."), and
+writes each function's count to COUNTS if given. Exits 1 on any
+difference."""
 
 import collections
 import re
@@ -18,10 +20,17 @@ import sys
 
 # The no-op forms shift inserts: those that write no register.
 NOPS = {
-    "x86_64": r"nop",
+    "x86_64": r"data16|nop|nop[lw]\s+(?:1|256)?\(%rax(?:,%rax)?\)",
     "aarch64": r"nop|(?:mov|orr|eor|and|add)\s+xzr, xzr(?:, xzr)?",
     "riscv64": r"nop|c\.nop|(?:andi|xori)\s+zero, zero, 0",
     "arm": r"nop(?:\.w)?",
+}
+# Where one no-op takes any length, its bytes: x86-64's `66 nop` is a
+# data16 prefix and a nop, one instruction.
+BYTES = {
+    "x86_64": {"data16": 1, "nop": 1, "nopl (%rax)": 3, "nopl 1(%rax)": 4,
+               "nopl 1(%rax,%rax)": 5, "nopw 1(%rax,%rax)": 6,
+               "nopl 256(%rax)": 7, "nopl 256(%rax,%rax)": 8},
 }
 ENDINGS = {
     "x86_64": r"retq?|jmpq?\s+\*.*|callq?\s+\*.*",
@@ -109,7 +118,7 @@ def main():
     if sorted(ours) != sorted(theirs):
         print(f"other functions: {sorted(set(ours) ^ set(theirs))}")
         return 1
-    counts, endings = collections.Counter(), 0
+    counts, distances, endings = collections.Counter(), collections.Counter(), 0
     for name in sorted(ours):
         mine, clang = ours[name], theirs[name]
         nops = [i for i, text in enumerate(mine) if is_nop.match(text)]
@@ -129,12 +138,18 @@ def main():
                 return 1
             continue
         endings += 1
-        counts[len(nops)] += 1
-        listing.append(f"{name} {len(nops)}\n")
+        instructions = sum(mine[i] != "data16" for i in nops)
+        counts[instructions] += 1
+        if arch in BYTES:
+            distance = sum(BYTES[arch][mine[i]] for i in nops)
+            distances[distance] += 1
+            listing.append(f"{name} {instructions} {distance}\n")
+        else:
+            listing.append(f"{name} {instructions}\n")
         if not nops:
             continue
         first = nops[0]
-        if nops != list(range(first, first + len(nops))) or len(nops) > most:
+        if nops != list(range(first, first + len(nops))) or instructions > most:
             print(f"{name}: no-ops at {nops}, not one run of at most {most}")
             return 1
         # Right before the ending, or before a conditional branch right before it.
@@ -149,7 +164,9 @@ def main():
         with open(sys.argv[5], "w") as out:
             out.writelines(listing)
     histogram = " ".join(f"{k}:{counts[k]}" for k in sorted(counts))
-    print(f"endings {endings} of {len(ours)}; no-ops {histogram}")
+    bytes_drawn = " ".join(f"{k}:{distances[k]}" for k in sorted(distances))
+    print(f"endings {endings} of {len(ours)}; no-ops {histogram}" +
+          (f"; bytes {bytes_drawn}" if arch in BYTES else ""))
     return 0
 
 
