@@ -41,8 +41,11 @@
                 before them, which divcc does not compile: AArch64 and
                 RISC-V PLT stubs all end in the same instruction and line
                 up whenever two variants' PLTs overlap). Relative survival
-                between the variants is printed, not asserted: it is over
-                its budget on every target (docs/performance.md);
+                between the sample's variants (the mean over the pairs) is
+                under its budget, 5% on AArch64 and RISC-V
+                (RELATIVE_BUDGET); on x86-64 (2%) and in Thumb (5%), over
+                their budgets, it is printed. The 10-line program's few functions are the
+                C runtime's and main: its relative share is not checked;
   exploit       ROPgadget builds an execve ROP chain for one statically linked
                 variant; the chain is broken in each of 4 others. Static
                 binaries carry library code that divcc did not compile, so the
@@ -101,7 +104,38 @@ def check_survival(work, failures):
         if v["survival"] >= 0.02:
             failures.append(f"{v['path']}: {v['survival']:.2%} of the "
                             "baseline's gadgets survive (limit 2%)")
+    check_relative_budget("x86_64", variants, failures)
     return base, variants, report
+
+
+# What an attacker keeps of a default variant in another after leaking one
+# pointer per function (relative survival, the mean over the ordered pairs
+# of variants), at most: docs/performance.md's budgets. None where divcc is
+# over its budget and the share is printed only (docs/performance.md):
+# x86-64 keeps 3.0% of the sample's gadgets between variants (1.4% of the
+# clang-19 build's), most of it after loop headers, whose 16-byte
+# alignment absorbs every shift before them; Thumb 6.5 to 7.1%, in
+# functions that save every register and start with instructions no free
+# choice moves.
+RELATIVE_BUDGET = {"x86_64": None, "aarch64": 0.05, "riscv64": 0.05,
+                   "armhf": None}
+
+
+def check_relative_budget(name, variants, failures, label=None):
+    """Relative survival between VARIANTS, of the sample program built for
+    target NAME, against its budget."""
+    label = label or name
+    matrix = audit("--matrix", *variants)["matrix"]["relative_survival"]
+    shares = [matrix[i][j] for i in range(len(variants))
+              for j in range(len(variants)) if i != j]
+    mean = sum(shares) / len(shares)
+    budget = RELATIVE_BUDGET[name]
+    print(f"{label}: relative survival between default variants {mean:.2%} "
+          f"mean, {max(shares):.2%} in the worst pair (budget: "
+          f"{f'{budget:.0%}' if budget else 'none met yet'})")
+    if budget is not None and mean >= budget:
+        failures.append(f"{label}: relative survival between default variants "
+                        f"{mean:.2%} on average (budget {budget:.0%})")
 
 
 # --- Relative survival, computed independently --------------------------------
@@ -364,14 +398,14 @@ def check_cross_survival(work, failures, name, linker, program):
     pairs = [(i, j) for i in range(len(variants))
              for j in range(len(variants)) if i != j]
     between = [matrix["survival"][i][j] for i, j in pairs]
-    relative = [matrix["relative_survival"][i][j] for i, j in pairs]
     outside = sum(audit(v, *(w for w in variants if w != v))
                   ["surviving_outside_functions"] for v in variants)
     mean_between = sum(between) / len(between)
     print(f"{label}: {mean_between:.2%} of a default variant's gadgets "
           f"survive in another on average, {max(between):.2%} in the worst "
-          f"pair; outside functions {outside}; relative survival "
-          f"{sum(relative) / len(relative):.2%} mean, {max(relative):.2%} max")
+          f"pair; outside functions {outside}")
+    if cxx:
+        check_relative_budget(name, variants, failures, label)
     if mean_between >= BETWEEN_LIMIT or max(between) >= BETWEEN_WORST:
         failures.append(f"{label}: {mean_between:.2%} of a default variant's "
                         f"gadgets survive in another on average, "
