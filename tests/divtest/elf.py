@@ -84,6 +84,28 @@ def symbols(binary, kind):
     return [(section_name, name) for section_name, _, name in sorted(found)]
 
 
+def disassembly(binary, comment=None):
+    """{function: [instruction text]} of binary's code, from llvm-objdump
+    without raw bytes or addresses: each instruction's whitespace collapsed,
+    and its comment dropped where the target's comment marker is given (@
+    for 32-bit ARM, whose immediates start with #)."""
+    out = tools.check([str(Path(tools.CLANG).parent / "llvm-objdump"), "-d",
+                       "--no-show-raw-insn", "--no-leading-addr",
+                       str(binary)]).decode()
+    code, current = {}, None
+    for line in out.splitlines():
+        head = re.match(r"^<(.+)>:$", line.strip())
+        if head:
+            current = code.setdefault(head.group(1), [])
+            continue
+        if comment:
+            line = line.split(comment)[0]
+        text = " ".join(line.split())
+        if current is not None and text and line.startswith((" ", "\t")):
+            current.append(text)
+    return code
+
+
 def build_id(binary):
     """The GNU build id as hex, from readelf -n; "" if there is none."""
     out = subprocess.run(["readelf", "-n", str(binary)], capture_output=True,

@@ -32,7 +32,10 @@ config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", "/usr/bin:/bin")])
 # A seed in the environment would change every test's output.
 config.environment.pop("DIVCC_SEED_FILE", None)
-# Python scripts of the tests import the helpers of tests/divtest.
+# Python scripts of the tests import the helpers of tests/divtest. lit 19
+# runs its builtin diff and cat out of process with PYTHONPATH set to its
+# own folder, for the rest of the test: a script that imports divtest runs
+# before the test's first diff or cat.
 config.environment["PYTHONPATH"] = os.path.dirname(config.test_source_root)
 
 # AArch64, RISC-V 64 and 32-bit ARM (armhf): tests that only compile need

@@ -17,8 +17,9 @@ else may change: every other instruction is clang's, in clang's order,
 with clang's registers, and a function's lists hold clang's registers."""
 
 import re
-import subprocess
 import sys
+
+from divtest import elf
 
 LIST = re.compile(r"^(push|pop|stmdb|ldm)(\w\w)?(\.w)?\s+(sp!, )?\{([^}]*)\}$")
 FRAME_REGISTERS = ("sp", "pc", "r7", "r11")
@@ -30,20 +31,8 @@ ADJUST = re.compile(r"^(sub|add)(\.w)?\s+sp, (sp, )?#")
 
 def functions(path):
     """{name: [instruction text]} of the object's code, nops left out."""
-    out = subprocess.run(["llvm-objdump-19", "-d", "--no-show-raw-insn",
-                          "--no-leading-addr", path],
-                         check=True, capture_output=True, text=True).stdout
-    code, current = {}, None
-    for line in out.splitlines():
-        m = re.match(r"^<(.*)>:$", line)
-        if m:
-            current = code.setdefault(m[1], [])
-            continue
-        text = " ".join(line.split("@")[0].split())
-        if current is None or not text or text.startswith(("nop", "udf")):
-            continue
-        current.append(text)
-    return code
+    return {name: [t for t in code if not t.startswith(("nop", "udf"))]
+            for name, code in elf.disassembly(path, comment="@").items()}
 
 
 def registers(text):
