@@ -290,8 +290,9 @@ public:
   }
 
   // More registers in the push and pop the function has, at most two, as
-  // long as the frame keeps its size. The frame lowering keeps the stack
-  // 8-byte aligned by saving an even number of general-purpose registers:
+  // long as no instruction comes with them. The frame lowering keeps the
+  // stack 8-byte aligned by saving an even number of general-purpose
+  // registers:
   // where the function saves an odd number, it adds one itself (in Thumb a
   // low one), and any such register is free; where an even number, a pair
   // is. In Thumb only low registers, unless the function saves a high one
