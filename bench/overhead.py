@@ -20,9 +20,11 @@ closes each table. Configurations:
                        profile (clang-19+profile). The profile comes from a
                        training run of the benchmark on the clang-19
                        -fprofile-instr-generate build.
-Each divcc configuration is built as --seeds variants (-frandom-seed=
-overhead-1 .. -N, fixed, so that a run repeats; several, because code
-layout alone moves a program's speed by a few percent either way).
+Each divcc configuration is built as --seeds variants (seeds overhead-1
+.. -N, fixed, so that a run repeats; several, because code layout alone
+moves a program's speed by a few percent either way). A variant's seed is
+a seed file named in DIVCC_OPTIONS, which reaches every compile and link
+of the build (libtool drops -frandom-seed= from a shared library's link).
 
 Modes: CPU time; or, with --instructions, counts; or, with --cycles, both
 (with the estimated cycles and the budgets); the others add tables.
@@ -32,7 +34,9 @@ build, the builds taking turns (the order rotates every round); a
 measurement is the CPU time (user + system) of the benchmark process and
 its children, summed over the benchmark's rounds (short commands run
 several times). A configuration's ratio is the mean over its variants of
-their median times, divided by the baseline's median. CPU time rather than
+their median times, divided by the baseline's median. One more build
+takes its turns: "clang-19 copy", the baseline built a second time, whose
+ratio to clang-19 is the noise of the timing in this very run. CPU time rather than
 cycle counters (`perf stat` is not available on every machine), and CPU
 time is less disturbed by other load than wall time.
 
@@ -170,7 +174,7 @@ from workloads import BENCHMARKS
 PROFDATA = "/usr/lib/llvm-19/bin/llvm-profdata"
 # Fixed variants, so that a run repeats. (The first three were once all
 # there were: results with --seeds 3 or fewer repeat.)
-SEEDS = [f"-frandom-seed=overhead-{i}" for i in range(1, 13)]
+SEEDS = [f"overhead-{i}" for i in range(1, 13)]
 BASELINE = "clang-19"
 # The baseline built a second time and timed as one more configuration
 # (--cycles): its ratio to the baseline is the noise of the timing.
@@ -209,7 +213,7 @@ class Setup:
     benchmarks: list
     configs: dict            # {name: Compiler}, the baseline first
     columns: list            # the configurations' columns, profile-guided last
-    seeds: list              # the variants' -frandom-seed flags
+    seeds: list              # the variants' seeds (SEEDS)
     repeat: int
     compile_repeat: int
     lto: Optional[str]
@@ -298,7 +302,7 @@ def parse_options(argv=None):
     ap.add_argument("--seeds", type=int, default=2, choices=range(1, len(SEEDS) + 1),
                     metavar="N",
                     help=f"variants per divcc configuration, 1 to {len(SEEDS)} (default 2; "
-                         "-frandom-seed=overhead-1 .. -N)")
+                         "seeds overhead-1 .. -N)")
     ap.add_argument("--lto", choices=["thin", "full"],
                     help="build every configuration with -flto=MODE -fuse-ld=lld")
     ap.add_argument("--instructions", action="store_true",
@@ -397,10 +401,25 @@ def build_all(bench, configs, setup, work):
     for cname, c in configs.items():
         for i, seed in enumerate(setup.seeds if c.divcc else [None]):
             bt.log(f"{bench.name}: building {cname}" + (f" ({seed})" if seed else ""))
-            flags = ["-O2"] + c.flags + ([seed] if seed else [])
             folder = work / f"{cname.replace(' ', '_')}-{i}"
-            builds[(cname, i)] = bench.build(c.cc, c.cxx, flags, folder, setup.target)
+            builds[(cname, i)] = bench.build(c.cc, c.cxx, ["-O2"] + c.flags, folder,
+                                             setup.target, seed_option(seed, work))
     return builds
+
+
+def seed_option(seed, work):
+    """DIVCC_OPTIONS for a build from seed (one of SEEDS; "" for None): a
+    seed file in work that holds it. The same bytes as -frandom-seed=SEED,
+    so the same variant."""
+    if seed is None:
+        return ""
+    folder = work / "seeds"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    path = folder / seed
+    if not path.exists():
+        path.touch(mode=0o600)
+        path.write_text(seed)
+    return f"-fdiversify-seed-file={path}"
 
 
 def train_profile(bench, setup, data, work):
@@ -524,14 +543,14 @@ def compile_row(bench, setup, work):
     "clang-19 seconds"."""
     configs = {BASELINE: clang_19(["-O2"]),
                "divcc -fno-diversify": divcc(["-O2", "-fno-diversify"]),
-               "divcc -fdiversify": divcc(["-O2", "-fdiversify", SEEDS[0]])}
+               "divcc -fdiversify": divcc(["-O2", "-fdiversify"])}
     projects.fetch(bench.project)  # downloading is not compiling
 
     def build(name):
         c = configs[name]
         with bt.Stopwatch() as w:
             bench.build(c.cc, c.cxx, c.flags, work / f"compile-{name.replace(' ', '_')}",
-                        setup.target)
+                        setup.target, seed_option(SEEDS[0] if c.divcc else None, work))
         return w.cpu
 
     bt.log(f"{bench.name}: timing builds")
@@ -586,8 +605,7 @@ def measure(bench, setup, data, work):
                     f"{c} mean {r['mean']:.4f} worst {r['worst']:.4f}"
                     for c, r in result["cycles"].items()))
         if timed:
-            if setup.cycles:
-                builds = {**builds, **noise_build(counted, builds, setup, work)}
+            builds = {**builds, **noise_build(counted, builds, setup, work)}
             result["runtime"] = runtime_row(bench, builds, setup, data, work)
     if setup.compile_time:
         result["compile"] = compile_row(bench, setup, work)

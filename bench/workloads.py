@@ -11,6 +11,7 @@ Every function that builds or runs a program takes the Target it is for
 run under qemu-user."""
 
 import copy
+import os
 import random
 import shutil
 from pathlib import Path
@@ -89,9 +90,11 @@ class Benchmark:
         audited and measured."""
         return (Path(program).parent / self.code).resolve() if self.code else program
 
-    def build(self, cc, cxx, flags, out, target=HOST):
-        """The program, built by the project's recipe in out, -j1."""
-        projects.build(self.project, cc, cxx, flags, out, jobs=1, target=target.name)
+    def build(self, cc, cxx, flags, out, target=HOST, divcc_options=""):
+        """The program, built by the project's recipe in out, -j1, with
+        divcc_options in DIVCC_OPTIONS."""
+        projects.build(self.project, cc, cxx, flags, out, jobs=1, target=target.name,
+                       divcc_options=divcc_options)
         return projects.artifacts(self.project, out)[self.program]
 
     def command(self, program, data, target=HOST):
@@ -149,7 +152,7 @@ class Secp256k1Bench(Benchmark):
 
     for_emulator = for_counting
 
-    def build(self, cc, cxx, flags, out, target=HOST):
+    def build(self, cc, cxx, flags, out, target=HOST, divcc_options=""):
         src = projects.fetch("secp256k1")
         recipe = projects.project("secp256k1")
         defines = [d for d in recipe.DEFINES if d != "VERIFY"]
@@ -169,8 +172,15 @@ class Secp256k1Bench(Benchmark):
                 ", 10, 20000);", f", {self.rounds_of_verifications}, 20000);")))
         bt.run([cc] + list(target.cc_flags) + flags + [f"-D{d}" for d in defines] +
               [f"-I{src}", f"-I{src / 'src'}", f"-I{src / 'include'}",
-               src / "src" / "secp256k1.c", main, "-o", program])
+               src / "src" / "secp256k1.c", main, "-o", program],
+              env=divcc_env(divcc_options))
         return program
+
+
+def divcc_env(divcc_options):
+    """This environment with DIVCC_OPTIONS set to divcc_options only."""
+    env = {k: v for k, v in os.environ.items() if k != "DIVCC_OPTIONS"}
+    return env | ({"DIVCC_OPTIONS": divcc_options} if divcc_options else {})
 
 
 class TclBench(Benchmark):
