@@ -71,6 +71,10 @@ llvm::FunctionPass *createCalleeSaveShufflePass(StreamSource Streams);
 llvm::FunctionPass *createReturnShiftPass(const ShiftOptions &Options,
                                           StreamSource Streams);
 
+/// Machine pass right after block placement: takes away the alignment
+/// padding before loops, which would absorb the moves before them.
+llvm::FunctionPass *createLoopUnalignPass(StreamSource Streams);
+
 /// Late machine pass: inserts no-op instructions.
 llvm::FunctionPass *createNopInsertionPass(const NopOptions &Options,
                                            StreamSource Streams);
