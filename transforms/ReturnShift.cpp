@@ -8,7 +8,10 @@
 // function finds them all: most small functions are such. So, right before
 // the first gadget ending the entry falls into, insert 0 to N no-ops
 // (-fdiversify-shift-max, N = 3 by default, 1 on x86-64), which moves that
-// ending and everything after it:
+// ending and everything after it. Inline assembly counts as an ending: its
+// bytes may hold any gadget (in libsecp256k1's field arithmetic, a `c3`
+// in every few instructions), and nothing free moves it either when only
+// register moves come before it:
 //
 //     before:                      after (one draw):
 //       ldr w8, [x0]                 ldr w8, [x0]
@@ -32,14 +35,15 @@
 //
 // Invariants:
 //   - only no-ops are inserted, only in the chain of blocks that the entry
-//     falls through, and only before its first return, indirect branch or
-//     indirect call; a function whose entry chain reaches a block that
-//     cannot fall through (an unconditional branch, a direct tail call)
-//     before any of those gets nothing;
+//     falls through, and only before its first return, indirect branch,
+//     indirect call or inline assembly; a function whose entry chain
+//     reaches a block that cannot fall through (an unconditional branch, a
+//     direct tail call) before any of those gets nothing;
 //   - the no-ops go right before the ending, or before the first of the
 //     terminators that precede it in its block; never between a pair the
-//     processor fuses, never before inline assembly, a runtime patch point
-//     or an instruction inside a bundle: such a function gets nothing;
+//     processor fuses, never right after inline assembly (two statements
+//     may be meant as one sequence), never before a runtime patch point or
+//     an instruction inside a bundle: such a function gets nothing;
 //   - each function draws from its own stream: the count, then each form
 //     (on x86-64, the distance); debug instructions are skipped, so -g
 //     changes no draw;
@@ -82,14 +86,15 @@ bool isGadgetEnding(const MachineInstr &MI) {
   });
 }
 
-/// The first gadget ending on the path that falls through from \p MF's
-/// entry, or null if that path leaves the fall-through chain first.
+/// The first gadget ending or inline assembly on the path that falls
+/// through from \p MF's entry, or null if that path leaves the
+/// fall-through chain first.
 MachineInstr *firstEndingFromEntry(MachineFunction &MF) {
   for (MachineBasicBlock &MBB : MF) {
     for (MachineInstr &MI : MBB.instrs()) {
       if (MI.isDebugOrPseudoInstr() || MI.isMetaInstruction())
         continue;
-      if (isGadgetEnding(MI))
+      if (isGadgetEnding(MI) || MI.isInlineAsm())
         return &MI;
       if (MI.isBarrier())
         return nullptr;
@@ -115,7 +120,7 @@ MachineInstr *placeBefore(MachineInstr &Ending, const DiversityTarget &Target) {
     }
     At = &*I;
   }
-  if (At->isInsideBundle() || At->isInlineAsm() || isRuntimePatchPoint(*At) ||
+  if (At->isInsideBundle() || isRuntimePatchPoint(*At) ||
       Target.mustStayFirst(*At))
     return nullptr;
   if (Prev && (Target.isMacroFusedPair(*Prev, *At) ||

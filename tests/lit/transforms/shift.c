@@ -55,14 +55,14 @@
 // REDEFINE: %{triple} = arm-linux-gnueabihf -marm
 // RUN: %{check}
 //
-// Every count from 0 to the most is drawn among the 160 functions whose
-// entry falls into a return or an indirect call (the 40 tail callers get
-// none); at -O0 every function returns. On x86-64 every distance from 0 to
+// Every count from 0 to the most is drawn among the 200 functions whose
+// entry falls into a return, an indirect call or inline assembly (the 40
+// tail callers get none); at -O0 every function returns. On x86-64 every distance from 0 to
 // 8 bytes in one no-op or none, and with at most 8 no-ops, every count but
 // 0, whose distance is 1 of 65, is drawn.
-// CHECK: endings {{1[0-9][0-9]}} of 2{{[0-9][0-9]}}; no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}}{{$}}
+// CHECK: endings {{[12][0-9][0-9]}} of 2{{[0-9][0-9]}} (inline assembly 40); no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}}{{$}}
 // CHECK-EIGHT: no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}{{$}}
-// X86: endings {{1[0-9][0-9]}} of 2{{[0-9][0-9]}}; no-ops 0:{{[0-9]+}} 1:{{[0-9]+}}; bytes 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}{{$}}
+// X86: endings {{[12][0-9][0-9]}} of 2{{[0-9][0-9]}} (inline assembly 40); no-ops 0:{{[0-9]+}} 1:{{[0-9]+}}; bytes 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}{{$}}
 // X86-EIGHT: no-ops {{(0:[0-9]+ )?}}1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}; bytes
 //
 // The programs run: natively, and under qemu where it is installed.
@@ -111,12 +111,20 @@ __attribute__((noinline)) void record(int x);
 // A direct tail call: no return, no no-op.
 #define TAIL(n)                                                                \
   __attribute__((noinline)) int tail_##n(int x) { return external(x + NUM(n)); }
+// Inline assembly, whose bytes may hold any gadget, then a direct tail
+// call: the assembly is the ending.
+#define ASM(n)                                                                 \
+  __attribute__((noinline)) int asm_##n(int x) {                               \
+    __asm__ volatile("" : "+r"(x));                                            \
+    return external(x + NUM(n));                                               \
+  }
 
 REP40(LEAF)
 REP40(EARLY)
 REP40(INDIRECT)
 REP40(LOOP)
 REP40(TAIL)
+REP40(ASM)
 
 static unsigned long long sum;
 __attribute__((noinline)) void record(int x) { sum = sum * 31 + (unsigned)x; }
@@ -134,6 +142,7 @@ static int (*const Early[])(const int *) = {ENTRY(early)};
 static void (*const Indirect[])(void (*)(int)) = {ENTRY(indirect)};
 static int (*const Loop[])(const int *, int) = {ENTRY(loop)};
 static int (*const Tail[])(int) = {ENTRY(tail)};
+static int (*const Asm[])(int) = {ENTRY(asm)};
 
 int main(void) {
   static const int values[8] = {3, 1, 4, 1, 5, 9, 2, 6};
@@ -143,6 +152,7 @@ int main(void) {
     Indirect[n](record);
     sum = sum * 31 + (unsigned)Loop[n](values, n % 8);
     sum = sum * 31 + (unsigned)Tail[n](n);
+    sum = sum * 31 + (unsigned)Asm[n](n);
   }
   printf("sum %llx\n", sum);
   return 0;

@@ -5,11 +5,13 @@ file built by divcc (with -fdiversify=shift) and by clang-19:
 
 For each function, its instructions without the target's no-op forms must
 be clang's, label for label; the no-ops must form one run of at most MAX,
-right before the first return, indirect jump or indirect call that the
-function's entry falls into (or before the conditional branch right before
-it, or before the IT block it ends), and none where the entry reaches an unconditional jump first. Prints
+right before the first return, indirect jump, indirect call or inline
+assembly (the APP marker LLVM writes before it) that the function's entry
+falls into (or before the conditional branch right before it, or before
+the IT block it ends), and none where the entry reaches an unconditional
+jump first. Prints
 how many functions have such an ending and how many no-ops each got:
-"endings 120 of 160; no-ops 0:31 1:29 2:30 3:30" (on x86-64, whose no-op
+"endings 160 of 240 (inline assembly 40); no-ops 0:41 1:39 2:40 3:40" (on x86-64, whose no-op
 takes any length, also how many bytes: "; bytes 0:13 1:14 ..."), and
 writes each function's count to COUNTS if given. Exits 1 on any
 difference."""
@@ -62,6 +64,9 @@ def functions(path, arch):
     """{name: [instruction or label text]} of the assembly file."""
     result, current, declared = {}, None, set()
     for raw in open(path):
+        if raw.strip() == COMMENT[arch] + "APP" and current is not None:
+            current.append("APP")  # inline assembly starts
+            continue
         line = raw.split(COMMENT[arch])[0].rstrip()
         if not line:
             continue
@@ -111,14 +116,14 @@ def main():
     arch, most, ours_path, theirs_path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
     listing = []
     is_nop = re.compile(rf"^(?:{NOPS[arch]})$")
-    is_ending = re.compile(rf"^(?:{ENDINGS[arch]})$")
+    is_ending = re.compile(rf"^(?:{ENDINGS[arch]}|APP)$")
     is_jump = re.compile(rf"^(?:{JUMPS[arch]})$")
     is_conditional = re.compile(rf"^(?:{CONDITIONAL[arch]})$")
     ours, theirs = functions(ours_path, arch), functions(theirs_path, arch)
     if sorted(ours) != sorted(theirs):
         print(f"other functions: {sorted(set(ours) ^ set(theirs))}")
         return 1
-    counts, distances, endings = collections.Counter(), collections.Counter(), 0
+    counts, distances, endings, assembly = collections.Counter(), collections.Counter(), 0, 0
     for name in sorted(ours):
         mine, clang = ours[name], theirs[name]
         nops = [i for i, text in enumerate(mine) if is_nop.match(text)]
@@ -138,6 +143,7 @@ def main():
                 return 1
             continue
         endings += 1
+        assembly += clang[ending] == "APP"
         instructions = sum(mine[i] != "data16" for i in nops)
         counts[instructions] += 1
         if arch in BYTES:
@@ -165,7 +171,7 @@ def main():
             out.writelines(listing)
     histogram = " ".join(f"{k}:{counts[k]}" for k in sorted(counts))
     bytes_drawn = " ".join(f"{k}:{distances[k]}" for k in sorted(distances))
-    print(f"endings {endings} of {len(ours)}; no-ops {histogram}" +
+    print(f"endings {endings} of {len(ours)} (inline assembly {assembly}); no-ops {histogram}" +
           (f"; bytes {bytes_drawn}" if arch in BYTES else ""))
     return 0
 
