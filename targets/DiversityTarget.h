@@ -111,7 +111,7 @@ public:
   }
   /// The most bytes one no-op that writes no register can take, where the
   /// target has one of every length from 1 up to it (x86-64: `nop`,
-  /// `66 nop`, and `nopl`/`nopw` with a memory operand, 1 to 8 bytes); 0
+  /// `66 nop`, and `nopl`/`nopw` with a memory operand, 1 to 10 bytes); 0
   /// where its no-ops have only the lengths of their forms. `shift` then
   /// moves a return by a number of bytes, in as few no-ops as it can.
   virtual unsigned

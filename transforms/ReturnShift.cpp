@@ -27,11 +27,11 @@
 // ARM code. With several forms, gadgets that run through the no-ops differ
 // between variants with the same count. x86-64's other forms write a
 // register with its own value (before a return, `mov %rsp,%rsp` would make
-// the return wait for it), but its one no-op takes any length from 1 to 8
+// the return wait for it), but its one no-op takes any length from 1 to 10
 // bytes (`nop`, `66 nop`, `nopl 1(%rax,%rax)`, ...;
 // DiversityTarget::longestIdleNopBytes): there the pass draws a distance,
-// 0 to 8N bytes, every one as likely, and puts it in as few no-ops as it
-// takes, N = 1 by default: nine places for at most one instruction.
+// 0 to 10N bytes, every one as likely, and puts it in as few no-ops as it
+// takes, N = 1 by default: eleven places for at most one instruction.
 //
 // Invariants:
 //   - only no-ops are inserted, only in the chain of blocks that the entry

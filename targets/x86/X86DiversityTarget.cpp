@@ -78,8 +78,9 @@ struct NopTable {
     RSP = registerNamed(TRI, "rsp");
     RSI = registerNamed(TRI, "rsi");
     RDI = registerNamed(TRI, "rdi");
-    Segments = {registerNamed(TRI, "es"), registerNamed(TRI, "cs"),
-                registerNamed(TRI, "ss"), registerNamed(TRI, "ds")};
+    CS = registerNamed(TRI, "cs");
+    Segments = {registerNamed(TRI, "es"), CS, registerNamed(TRI, "ss"),
+                registerNamed(TRI, "ds")};
   }
 
   const TargetInstrInfo &TII;
@@ -87,7 +88,7 @@ struct NopTable {
   /// The long no-ops, `nopl` and `nopw` of a memory operand (0f 1f /0),
   /// and the operand-size prefix (66) that makes `nop` two bytes.
   unsigned LongNop, LongNop16, OperandSizePrefix;
-  MCRegister RAX, RBP, RSP, RSI, RDI;
+  MCRegister RAX, RBP, RSP, RSI, RDI, CS;
   std::array<MCRegister, 4> Segments;
   /// The same four overrides as instructions of their own, one byte each.
   std::array<unsigned, 4> SegmentPrefixes;
@@ -168,10 +169,15 @@ public:
   //   66 0f 1f 44 00 01               nopw 1(%rax,%rax)
   //   0f 1f 80 00 01 00 00            nopl 0x100(%rax)
   //   0f 1f 84 00 00 01 00 00         nopl 0x100(%rax,%rax)
+  //   66 0f 1f 84 00 00 01 00 00      nopw 0x100(%rax,%rax)
+  //   2e 66 0f 1f 84 00 00 01 00 00   nopw %cs:0x100(%rax,%rax)
   //
   // The memory operand is not read: the processor decodes them as `nop`.
+  // Ten bytes is the longest no-op LLVM's own padding uses for generic
+  // x86-64 (X86AsmBackend::getMaximumNopSize): longer ones take more
+  // prefixes, which some cores decode slowly.
   unsigned longestIdleNopBytes(const TargetSubtargetInfo &) const override {
-    return 8;
+    return 10;
   }
   unsigned defaultShiftNops() const override { return 1; }
   void insertIdleNop(MachineBasicBlock &MBB,
@@ -186,15 +192,17 @@ public:
       return;
     }
     // Base, scale, index, displacement, segment.
-    bool Indexed = Bytes == 5 || Bytes == 6 || Bytes == 8;
+    bool Indexed = Bytes == 5 || Bytes == 6 || Bytes >= 8;
+    bool Word = Bytes == 6 || Bytes >= 9;
     int64_t Displacement = Bytes == 3 ? 0 : Bytes < 7 ? 1 : 0x100;
-    BuildMI(MBB, I, DL, T.TII.get(Bytes == 6 ? T.LongNop16 : T.LongNop))
+    MCRegister Segment = Bytes == 10 ? T.CS : MCRegister();
+    BuildMI(MBB, I, DL, T.TII.get(Word ? T.LongNop16 : T.LongNop))
         .addReg(T.RAX, RegState::Undef)
         .addImm(1)
         .addReg(Indexed ? MCRegister(T.RAX) : MCRegister(),
                 Indexed ? RegState::Undef : 0)
         .addImm(Displacement)
-        .addReg(0);
+        .addReg(Segment);
   }
 
   bool mustStayFirst(const MachineInstr &MI) const override {

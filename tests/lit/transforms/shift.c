@@ -8,7 +8,7 @@
 // with -g), 0 turns it off, and
 // the programs print what clang-19's builds print. On x86-64, AArch64,
 // RISC-V 64, Thumb and ARM state. On x86-64, N is 1 by default and each
-// no-op 1 to 8 bytes long: every distance from 0 to 8N bytes is drawn.
+// no-op 1 to 10 bytes long: every distance from 0 to 10N bytes is drawn.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // DEFINE: %{triple} =
@@ -57,12 +57,12 @@
 //
 // Every count from 0 to the most is drawn among the 200 functions whose
 // entry falls into a return, an indirect call or inline assembly (the 40
-// tail callers get none); at -O0 every function returns. On x86-64 every distance from 0 to
-// 8 bytes in one no-op or none, and with at most 8 no-ops, every count but
-// 0, whose distance is 1 of 65, is drawn.
+// tail callers get none); at -O0 every function returns. On x86-64 every
+// distance from 0 to 10 bytes in one no-op or none, and with at most 8
+// no-ops, every count but 0, whose distance is 1 of 81, is drawn.
 // CHECK: endings {{[12][0-9][0-9]}} of 2{{[0-9][0-9]}} (inline assembly 40); no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}}{{$}}
 // CHECK-EIGHT: no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}{{$}}
-// X86: endings {{[12][0-9][0-9]}} of 2{{[0-9][0-9]}} (inline assembly 40); no-ops 0:{{[0-9]+}} 1:{{[0-9]+}}; bytes 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}{{$}}
+// X86: endings {{[12][0-9][0-9]}} of 2{{[0-9][0-9]}} (inline assembly 40); no-ops 0:{{[0-9]+}} 1:{{[0-9]+}}; bytes 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}} 9:{{[0-9]+}} 10:{{[0-9]+}}{{$}}
 // X86-EIGHT: no-ops {{(0:[0-9]+ )?}}1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}; bytes
 //
 // The programs run: natively, and under qemu where it is installed.

@@ -22,7 +22,7 @@ import sys
 
 # The no-op forms shift inserts: those that write no register.
 NOPS = {
-    "x86_64": r"data16|nop|nop[lw]\s+(?:1|256)?\(%rax(?:,%rax)?\)",
+    "x86_64": r"data16|nop|nop[lw]\s+(?:%cs:)?(?:1|256)?\(%rax(?:,%rax)?\)",
     "aarch64": r"nop|(?:mov|orr|eor|and|add)\s+xzr, xzr(?:, xzr)?",
     "riscv64": r"nop|c\.nop|(?:andi|xori)\s+zero, zero, 0",
     "arm": r"nop(?:\.w)?",
@@ -32,7 +32,8 @@ NOPS = {
 BYTES = {
     "x86_64": {"data16": 1, "nop": 1, "nopl (%rax)": 3, "nopl 1(%rax)": 4,
                "nopl 1(%rax,%rax)": 5, "nopw 1(%rax,%rax)": 6,
-               "nopl 256(%rax)": 7, "nopl 256(%rax,%rax)": 8},
+               "nopl 256(%rax)": 7, "nopl 256(%rax,%rax)": 8,
+               "nopw 256(%rax,%rax)": 9, "nopw %cs:256(%rax,%rax)": 10},
 }
 ENDINGS = {
     "x86_64": r"retq?|jmpq?\s+\*.*|callq?\s+\*.*",
