@@ -26,6 +26,13 @@
 // CHECK-NOT:   .p2align
 // CHECK:       .size walk
 //
+// -fdiversify-skip turns it off for one function.
+// RUN: %divcc -O2 -S -fdiversify=loops -fdiversify-skip=loops:walk -frandom-seed=1 %s -o - | %FileCheck %s --check-prefix=SKIP
+// SKIP-LABEL: walk:
+// SKIP:       .p2align 4
+// SKIP-NEXT:  # =>This Inner Loop Header
+// SKIP:       .size walk
+//
 // What it is for: with prefixes alone, the padding absorbs every prefix
 // drawn before walk's loop, which starts at the same offset in all eight
 // variants (a multiple of 16); with loops, the loop moves with them. So
