@@ -406,18 +406,19 @@ checkOnce(const ProgramCode &G, ArrayRef<uint8_t> GoldenBytes,
     if (Repairs && R.Kind != ReferenceKind::CodeOperand) {
       MCInst GI;
       ArrayRef<uint8_t> GB = G.bytesAt(R.Site, R.Size);
-      std::optional<uint64_t> GoldenTarget;
+      std::optional<uint64_t> New;
       if (GB.size() == R.Size && D.decode(GB, R.Site, GI) == R.Size)
         if (auto B = D.directBranch(GI, R.Site, R.Size); B && B->Target == R.Target)
-          GoldenTarget = B->Target;
-      std::optional<uint64_t> New =
-          GoldenTarget ? C.translate(*GoldenTarget) : std::nullopt;
+          New = C.translate(B->Target);
       std::optional<uint64_t> At = O->fileOffsetOf(R.Site);
+      // Read through value_or: GCC 12 warns that *New may be uninitialized
+      // here (a false positive), which -Werror builds would stop on.
+      uint64_t NewTarget = New.value_or(0);
       if (New && At && *At + R.Size <= Output.size() &&
           retargetBranch(Output.slice(*At, R.Size), R.Site, R.Size, R.Target,
-                         *New, D)) {
+                         NewTarget, D)) {
         Repairs->push_back(C.site(R) + ": " + hex(R.Target) + " -> " +
-                           place(*O, *New));
+                           place(*O, NewTarget));
         continue;
       }
     }
