@@ -36,9 +36,9 @@ its children, summed over the benchmark's rounds (short commands run
 several times). A configuration's ratio is the mean over its variants of
 their median times, divided by the baseline's median. One more build
 takes its turns: "clang-19 copy", the baseline built a second time, whose
-ratio to clang-19 is the noise of the timing in this very run. CPU time rather than
-cycle counters (`perf stat` is not available on every machine), and CPU
-time is less disturbed by other load than wall time.
+ratio to clang-19 is the noise of the timing in this very run. CPU time
+rather than cycle counters (`perf stat` is not available on every
+machine), and CPU time is less disturbed by other load than wall time.
 
 --instructions counts, instead of timing, what each build executes on the
 benchmark under cachegrind (valgrind --tool=cachegrind
@@ -177,7 +177,8 @@ PROFDATA = "/usr/lib/llvm-19/bin/llvm-profdata"
 SEEDS = [f"overhead-{i}" for i in range(1, 13)]
 BASELINE = "clang-19"
 # The baseline built a second time and timed as one more configuration
-# (--cycles): its ratio to the baseline is the noise of the timing.
+# wherever CPU time is measured: its ratio to the baseline is the noise of
+# the timing.
 NOISE = "clang-19 copy"
 # The runtime budgets of the default set (--cycles): (what, its results'
 # key, the most the geometric mean over the benchmarks of the mean over the
