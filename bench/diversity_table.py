@@ -22,10 +22,10 @@ under several seeds. For each configuration it reports:
 The size is a ratio (1.050: 5% more code than clang-19's); differ and
 survive are shares over the corpus's code, in percent.
 
---target NAME (aarch64, riscv64, armhf) builds the corpus for that target
-instead of this machine (tests/divtest/projects.py's TARGETS: armhf is
-Thumb-2), without the programs that cannot be built there
-(tests/divtest/corpus.py's X86_ONLY and, on armhf, LP64_ONLY). It needs
+--target NAME (aarch64, riscv64, armhf, armhf-arm) builds the corpus for
+that target instead of this machine (tests/divtest/projects.py's TARGETS:
+armhf is Thumb-2, armhf-arm ARM state), without the programs that cannot
+be built there (tests/divtest/corpus.py's X86_ONLY and, on armhf, LP64_ONLY). It needs
 what the target's other tests need (projects.Target.missing()).
 
 Usage: PYTHONPATH=tests python3 bench/diversity_table.py [--seeds N] [--target NAME] [--markdown FILE]

@@ -127,8 +127,9 @@ compilers taking turns; ratios to clang-19's.
 -flto=MODE -fuse-ld=lld: divcc's overhead under LTO, against clang-19's LTO
 build.
 
---target NAME (armhf, riscv64, aarch64) cross-builds every configuration
-for that target (tests/divtest/projects.py's TARGETS: armhf is Thumb-2) and
+--target NAME (armhf, armhf-arm, riscv64, aarch64) cross-builds every
+configuration for that target (tests/divtest/projects.py's TARGETS: armhf
+is Thumb-2, armhf-arm the same machine in ARM state) and
 times the programs under qemu-user, whose CPU time stands for the
 program's: lz4, expat and secp256k1 (1 round of verifications). With
 --instructions the guest instructions each build executes are counted
@@ -370,13 +371,13 @@ def parse_options(argv=None):
         extra.append((name, flags))
     if args.benchmarks is None:
         names = [n for n, bench in BENCHMARKS.items()
-                 if target.name in projects.project(bench.project).targets]
+                 if projects.project(bench.project).builds_for(target)]
     else:
         names = args.benchmarks.split(",")
     for n in names:
         if n not in BENCHMARKS:
             sys.exit(f"overhead: unknown benchmark {n!r} (known: {', '.join(BENCHMARKS)})")
-        if target.name not in projects.project(BENCHMARKS[n].project).targets:
+        if not projects.project(BENCHMARKS[n].project).builds_for(target):
             sys.exit(f"overhead: benchmark {n!r} has no recipe for {target.name}")
     return Setup(
         target=target, benchmarks=names,

@@ -28,12 +28,13 @@ the same project by another compiler: the sqlite workload's output must
 equal the reference build's byte for byte.
 
 `target` (a name in TARGETS) is the machine the programs are built for:
-"x86_64" is this machine; "aarch64", "riscv64" and "armhf" cross-compile
-(the compilers get --target=TRIPLE -fuse-ld=lld, and -mthumb for armhf,
+"x86_64" is this machine; "aarch64", "riscv64", "armhf" (Thumb-2) and
+"armhf-arm" (the same machine in ARM state) cross-compile (the compilers
+get --target=TRIPLE -fuse-ld=lld, and -mthumb or -marm for armhf,
 configure gets --host=TRIPLE, the archivers are LLVM's) and run every test
-program under qemu, through whatever hook the project's test suite
-has for that (see Target). A project lists the targets its recipe supports
-in Project.targets.
+program under qemu, through whatever hook the project's test suite has for
+that (see Target). A project lists the architectures its recipe supports
+in Project.targets; armhf-arm builds with armhf's recipe.
 """
 
 import base64
@@ -149,6 +150,14 @@ class Target:
     sysroot: str = ""      # its C library (qemu's -L)
     package: str = ""      # Debian's architecture name, in its cross packages
     lp64: bool = True      # 64-bit long and pointers (false: ILP32)
+    # The architecture the projects' recipes are written for (Project.targets):
+    # a target that only changes the instruction set, such as ARM state,
+    # builds with its architecture's recipe. Empty: the target's own name.
+    arch: str = ""
+
+    @property
+    def recipe_arch(self):
+        return self.arch or self.name
 
     @property
     def cross(self):
@@ -202,13 +211,13 @@ class Target:
         return real
 
 
-def cross_target(name, triple, qemu, package, flags=(), lp64=True):
+def cross_target(name, triple, qemu, package, flags=(), lp64=True, arch=""):
     """TRIPLE, built with lld (and FLAGS) against Debian's cross libraries
     (PACKAGE: libc6-dev-PACKAGE-cross...) in /usr/TRIPLE and run under
     QEMU."""
     sysroot = f"/usr/{triple}"
     return Target(name, triple, (f"--target={triple}", "-fuse-ld=lld", *flags),
-                  (qemu, "-L", sysroot), sysroot, package, lp64)
+                  (qemu, "-L", sysroot), sysroot, package, lp64, arch)
 
 
 TARGETS = {t.name: t for t in [
@@ -219,6 +228,10 @@ TARGETS = {t.name: t for t in [
     # clang's is ARM state).
     cross_target("armhf", "arm-linux-gnueabihf", "qemu-arm", "armhf",
                  ("-mthumb",), lp64=False),
+    # The same machine in ARM state (clang's default for the triple): fixed
+    # 4-byte instructions, where Thumb's choices of width do not exist.
+    cross_target("armhf-arm", "arm-linux-gnueabihf", "qemu-arm", "armhf",
+                 ("-marm",), lp64=False, arch="armhf"),
 ]}
 
 
@@ -411,8 +424,13 @@ class Project:
     nested: dict = field(default_factory=dict)
     ci_default: bool = False
     needs_reference: bool = False
-    # The targets (names in TARGETS) the recipe builds for and runs under.
+    # The architectures (Target.recipe_arch) the recipe builds for and runs
+    # under.
     targets: ClassVar[tuple] = ("x86_64",)
+
+    def builds_for(self, target):
+        """Whether the recipe builds for target (a name in TARGETS or a Target)."""
+        return get_target(target).recipe_arch in self.targets
 
     def sources(self, unpacked):
         """The folder of the project's sources inside the unpacked package."""
@@ -1115,7 +1133,7 @@ def build(name, cc, cxx, cflags, out_dir, jobs=2, target="x86_64", divcc_options
     Raises BuildError."""
     p = project(name)
     t = get_target(target)
-    if t.name not in p.targets:
+    if not p.builds_for(t):
         raise BuildError(f"{p.name}: no recipe for target {t.name} "
                          f"(only {', '.join(p.targets)})")
     src = fetch(name)

@@ -38,9 +38,11 @@ for byte.
 clang-19 with --target=aarch64-linux-gnu -fuse-ld=lld, Debian's cross
 libraries in /usr/aarch64-linux-gnu, configure --host=aarch64-linux-gnu)
 and runs every test program under qemu-aarch64 -L /usr/aarch64-linux-gnu;
-binfmt_misc is not needed. Only lz4, expat and secp256k1 have cross
-recipes (the default projects there); the triage builds are cross builds
-too.
+binfmt_misc is not needed. --target armhf builds for arm-linux-gnueabihf
+in Thumb-2 (-mthumb, Debian's default), --target armhf-arm the same in ARM
+state (-marm), both run under qemu-arm. Only lz4, expat and secp256k1 have
+cross recipes (the default projects there); the triage builds are cross
+builds too.
 """
 
 import argparse
@@ -450,7 +452,7 @@ def parse_args():
         names = [projects.project(n).name for n in (args.project or [])]
     except KeyError as e:
         ap.error(str(e.args[0]))
-    on_target = [n for n in projects.names() if args.target in projects.project(n).targets]
+    on_target = [n for n in projects.names() if projects.project(n).builds_for(args.target)]
     if not names:
         names = [n for n in (projects.names() if args.full else projects.ci_names())
                  if n in on_target]
