@@ -242,22 +242,27 @@ public:
   /// (32-bit ARM: Thumb or ARM state): the unit of the padding of gaps
   /// inside and between functions.
   virtual unsigned trapSize(const llvm::TargetSubtargetInfo &STI) const = 0;
-  /// The most bytes of trap padding in one place control never falls into,
-  /// unless -fdiversify-gap-max says otherwise: room for one trap of four
-  /// bytes, or two of two.
-  virtual unsigned defaultGapBytes() const { return 4; }
-  /// The same for a function's first gap in code for \p STI, which moves
-  /// everything after it in the function. Where `prefixes` has nothing to
-  /// lengthen (AArch64, ARM state, RISC-V without C) the first gap's shift
-  /// is what tells two variants' functions apart, and a wide one pays: the
-  /// three projects on AArch64 keep 24% of their gadgets at their offset in
-  /// their function with 28 bytes, 32% with 4, for 2.1% more .text. Where
-  /// it has (x86-64, Thumb, RISC-V with C), the same costs more and buys
-  /// less (RISC-V: 7.8% against 9.3%, for 2.5% more .text): those targets
-  /// keep their usual gap there.
+  /// The most bytes of trap padding after a block control never falls out
+  /// of, in code for \p STI, unless -fdiversify-gap-max says otherwise; a
+  /// function's first such gap is defaultFirstGapBytes(). None by default:
+  /// the first gap's shift moves everything after it, and bytes spent there
+  /// buy more than the same bytes spread over every later gap. On the
+  /// three projects with gaps of 4 bytes after the first: AArch64 keeps
+  /// 7.6% of its gadgets at their offset in their function for 1.057x
+  /// clang-19's .text, and 7.2% for 1.051x with a first gap of 44 bytes
+  /// and no other; RISC-V 5.2% for 1.092x against 5.2% for 1.056x; Thumb
+  /// 10.7% for 1.091x against 10.1% for 1.070x (docs/performance.md).
+  virtual unsigned defaultGapBytes(const llvm::TargetSubtargetInfo &) const {
+    return 0;
+  }
+  /// The most bytes of a function's first gap in code for \p STI, which
+  /// moves everything after it in the function. Where `prefixes` has
+  /// nothing to lengthen (AArch64, ARM state, RISC-V without C), it is
+  /// all that moves that code: 44 bytes, twelve places for four-byte
+  /// traps.
   virtual unsigned
   defaultFirstGapBytes(const llvm::TargetSubtargetInfo &) const {
-    return 28;
+    return 44;
   }
   /// Appends one trap instruction to \p MBB, made of trapPadding()'s fill
   /// bytes: code that is never executed, and aborts if it ever is.

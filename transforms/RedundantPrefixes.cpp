@@ -34,7 +34,7 @@
 //   - no operation is added, removed or reordered;
 //   - each function draws from its own stream, one chance per accepted
 //     instruction in layout order (-fdiversify-prefix-probability, else
-//     the target's default: 0.25 on x86-64, 0.2 on RISC-V, 0.15 in Thumb)
+//     the target's default: 0.25 on x86-64, 0.1 on RISC-V and in Thumb)
 //     and one form for each prefixed one; debug instructions are never
 //     accepted, so -g changes no draw;
 //   - functions that must keep their exact code (mustKeepExactCode) and

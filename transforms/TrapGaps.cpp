@@ -5,10 +5,13 @@
 // return, or it is the function's last block), insert a gap of 0 to N bytes
 // (-fdiversify-gap-max, else the target's default) of trap instructions,
 // N rounded down to whole traps; the first such place of a function takes
-// 0 to F bytes (-fdiversify-first-gap-max, ...), F larger than N where
-// `prefixes` has nothing to lengthen (AArch64, ARM state, RISC-V without
-// C): there the first gap's shift is the one everything after it shares. Everything after the gap moves, and since no path runs
-// through it, it moves for free: no instruction is added to any execution.
+// 0 to F bytes (-fdiversify-first-gap-max, ...). Everything after a gap
+// moves, and since no path runs through it, it moves for free: no
+// instruction is added to any execution. The first gap's shift is the one
+// everything after it shares, and the bytes buy most there: by default F
+// is wide (12 bytes on x86-64, 20 to 44 elsewhere) and N small (2 bytes on
+// x86-64, where prefixes cost nothing, 0 elsewhere;
+// DiversityTarget::defaultGapBytes).
 //
 //     before:              after (one draw):
 //       jmp .LBB0_3          jmp .LBB0_3
@@ -82,13 +85,13 @@ bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
     return false;
   DiversityTarget &Target = P->Target;
   RandomStream &Random = *P->Random;
-  unsigned TrapSize = Target.trapSize(MF.getSubtarget());
+  const TargetSubtargetInfo &STI = MF.getSubtarget();
+  unsigned TrapSize = Target.trapSize(STI);
   unsigned MaxTraps =
-      Options.MaxBytes.value_or(Target.defaultGapBytes()) / TrapSize;
+      Options.MaxBytes.value_or(Target.defaultGapBytes(STI)) / TrapSize;
   unsigned FirstMaxTraps =
       Options.FirstMaxBytes.value_or(
-          Options.MaxBytes.value_or(
-              Target.defaultFirstGapBytes(MF.getSubtarget()))) /
+          Options.MaxBytes.value_or(Target.defaultFirstGapBytes(STI))) /
       TrapSize;
   if (MaxTraps == 0 && FirstMaxTraps == 0)
     return false;

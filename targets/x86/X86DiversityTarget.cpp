@@ -57,15 +57,15 @@ MCRegister registerNamed(const TargetRegisterInfo &TRI, StringRef Name) {
 struct NopTable {
   explicit NopTable(const TargetSubtargetInfo &STI)
       : TII(*STI.getInstrInfo()), Nop(opcodeNamed(TII, "NOOP")),
-        LongNop(opcodeNamed(TII, "NOOPL")),
-        LongNop16(opcodeNamed(TII, "NOOPW")),
-        OperandSizePrefix(opcodeNamed(TII, "DATA16_PREFIX")),
         Mov64rr(opcodeNamed(TII, "MOV64rr")),
         Lea64r(opcodeNamed(TII, "LEA64r")),
         Lea64_32r(opcodeNamed(TII, "LEA64_32r")),
         Lea32r(opcodeNamed(TII, "LEA32r")),
         Endbr64(opcodeNamed(TII, "ENDBR64")),
         Endbr32(opcodeNamed(TII, "ENDBR32")), Int3(opcodeNamed(TII, "INT3")),
+        LongNop(opcodeNamed(TII, "NOOPL")),
+        LongNop16(opcodeNamed(TII, "NOOPW")),
+        OperandSizePrefix(opcodeNamed(TII, "DATA16_PREFIX")),
         SegmentPrefixes{opcodeNamed(TII, "ES_PREFIX"),
                         opcodeNamed(TII, "CS_PREFIX"),
                         opcodeNamed(TII, "SS_PREFIX"),
@@ -317,7 +317,9 @@ public:
   // Up to 2 bytes moves as much relative to a function's start as up to 4
   // (prefixes move code there too) for about half the size
   // (docs/performance.md).
-  unsigned defaultGapBytes() const override { return 2; }
+  unsigned defaultGapBytes(const TargetSubtargetInfo &) const override {
+    return 2;
+  }
   // Prefixes move x86-64 code by single bytes, but a sum of many
   // one-byte moves is often the same in two variants; the first gap's
   // 0..12 bytes add to every sum after it. With loops unaligned (`loops`)
