@@ -66,8 +66,22 @@ nameAndAddress(const ELFSymbolRef &Sym) {
   return std::make_pair(*Name, *Address);
 }
 
+// Whether \p Name is a branch stub the linker wrote: lld's range-extension
+// and interworking thunks (__ThumbV7PILongThunk_memcpy, which a Thumb tail
+// call to ARM code goes through; __AArch64ADRPThunk_f, ...) and GNU ld's
+// veneers (__f_veneer, __f_from_thumb). They carry sized function symbols
+// but are no function of the program, and nothing ever holds a pointer to
+// one, as nothing holds one to a PLT entry: their gadgets count with the
+// code outside functions.
+static bool isLinkerStub(StringRef Name) {
+  if (!Name.starts_with("__"))
+    return false;
+  return Name.contains("Thunk_") || Name.ends_with("_veneer") ||
+         Name.ends_with("_from_thumb") || Name.ends_with("_from_arm");
+}
+
 // The sized, named functions of \p Symbols, sorted by address, one per
-// address, each keyed by a name of its own.
+// address, each keyed by a name of its own; linker stubs are none.
 template <class SymbolRange>
 static Error collectFunctions(SymbolRange Symbols, StringRef Path,
                               std::vector<FunctionSymbol> &Functions,
@@ -88,7 +102,7 @@ static Error collectFunctions(SymbolRange Symbols, StringRef Path,
     if (!Named)
       return fail(Path, "malformed symbol table");
     auto [Name, Address] = *Named;
-    if (Name.empty())
+    if (Name.empty() || isLinkerStub(Name))
       continue;
     Functions.push_back({Name.str(), Address, Sym.getSize()});
   }

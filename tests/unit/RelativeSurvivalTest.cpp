@@ -246,6 +246,35 @@ TEST_F(ExecutablesTest, RelativeSurvival) {
   EXPECT_DOUBLE_EQ(R->meanRelativeSurvival(), 0.5);
 }
 
+// Branch stubs the linker writes have sized function symbols, but no
+// pointer to one is ever held: their gadgets count outside functions, as
+// the PLT's do.
+TEST_F(ExecutablesTest, LinkerStubsAreNoFunctions) {
+  std::string WithStubs = build(
+      Dir, "stubs",
+      program("", "pop %rdi\nret", "pop %rsi\npop %rdx\nret") +
+          ".type __ThumbV7PILongThunk_g,@function\n"
+          "__ThumbV7PILongThunk_g:\npop %rax\nret\n"
+          ".size __ThumbV7PILongThunk_g, .-__ThumbV7PILongThunk_g\n"
+          ".type __g_veneer,@function\n__g_veneer:\npop %rcx\nret\n"
+          ".size __g_veneer, .-__g_veneer\n"
+          ".type g_veneer,@function\ng_veneer:\npop %rbx\nret\n"
+          ".size g_veneer, .-g_veneer\n");
+  ASSERT_FALSE(WithStubs.empty());
+  AuditOptions Opts;
+  llvm::Expected<AuditResult> R = runAudit(WithStubs, {Base}, Opts);
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->Base.Gadgets, 11u);
+  // f, g and g_veneer (a program's own name: no leading "__") are
+  // functions.
+  EXPECT_EQ(R->Relative.InFunctions, 7u);
+  EXPECT_EQ(R->Relative.OutsideFunctions, 4u);
+  std::vector<std::string> Names;
+  for (const FunctionResult &F : R->Functions)
+    Names.push_back(F.Name);
+  EXPECT_EQ(Names, (std::vector<std::string>{"f", "g", "g_veneer"}));
+}
+
 // The matrix: every binary against every other, both ways.
 TEST_F(ExecutablesTest, Matrix) {
   AuditOptions Opts;
