@@ -96,9 +96,11 @@ void addAuditSubcommand(CLI::App &Divtool, RunSubcommand &Run) {
       "BASE's gadgets inside functions found at the same offset from the "
       "start of the function of the same name, with the same bytes: what an "
       "attacker keeps after leaking one code pointer per function. Functions "
-      "are the sized STT_FUNC symbols of .symtab (of .dynsym without one); "
-      "gadgets outside them, and in functions whose name BASE defines more "
-      "than once, are not counted. BASE and VARIANTs are ELF "
+      "are the sized STT_FUNC symbols of .symtab (of .dynsym without one) "
+      "but the linker's branch stubs (lld's thunks, GNU ld's veneers), to "
+      "which no pointer is ever held, as to PLT entries; gadgets outside "
+      "them, and in functions whose name BASE defines more than once, are "
+      "not counted. BASE and VARIANTs are ELF "
       "executables or shared objects (x86-64, AArch64, RISC-V 64, 32-bit "
       "ARM: Thumb and ARM-state code told apart by the mapping symbols).";
   Audit->add_option("base", C->Base, "The binary an attacker studied")
