@@ -10,8 +10,7 @@
 // instruction is added to any execution. The first gap's shift is the one
 // everything after it shares, and the bytes buy most there: by default F
 // is wide (12 bytes on x86-64, 20 to 44 elsewhere) and N small (2 bytes on
-// x86-64, where prefixes cost nothing, 0 elsewhere;
-// DiversityTarget::defaultGapBytes).
+// x86-64, 0 elsewhere; DiversityTarget::defaultGapBytes).
 //
 //     before:              after (one draw):
 //       jmp .LBB0_3          jmp .LBB0_3
