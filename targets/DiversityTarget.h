@@ -109,6 +109,27 @@ public:
   idleNopFormCount(const llvm::TargetSubtargetInfo &STI) const {
     return 1;
   }
+  /// The registers a no-op of `shift` may write where they are dead (no
+  /// instruction reads them before writing them again): where a target
+  /// has few idle forms (ARM: one hint), writes of a dead register give
+  /// `shift`'s no-ops other bytes at no cost beyond the hint's. Empty by
+  /// default.
+  virtual llvm::ArrayRef<llvm::MCPhysReg>
+  scratchNopRegisters(const llvm::TargetSubtargetInfo &STI) const {
+    return {};
+  }
+  /// How many forms insertScratchNop() has for each such register.
+  virtual unsigned
+  scratchNopFormCount(const llvm::TargetSubtargetInfo &STI) const {
+    return 0;
+  }
+  /// Inserts before \p Before form \p Form (< scratchNopFormCount()) of a
+  /// no-op that writes \p Dead, one of scratchNopRegisters() that is dead
+  /// there, and nothing else: no flags, no memory, and that reads no
+  /// register.
+  virtual void insertScratchNop(llvm::MachineBasicBlock &MBB,
+                                llvm::MachineBasicBlock::instr_iterator Before,
+                                llvm::MCRegister Dead, unsigned Form) const {}
   /// The most bytes one no-op that writes no register can take, where the
   /// target has one of every length from 1 up to it (x86-64: `nop`,
   /// `66 nop`, and `nopl`/`nopw` with a memory operand, 1 to 10 bytes); 0

@@ -25,7 +25,11 @@
 // register any instruction reads (DiversityTarget::idleNopFormCount): every
 // form on AArch64 and RISC-V (they write the zero register), the hints in
 // ARM code. With several forms, gadgets that run through the no-ops differ
-// between variants with the same count. x86-64's other forms write a
+// between variants with the same count. ARM code has one hint (two in
+// Thumb), so there a no-op may also write a constant into a register that
+// is dead where it goes (DiversityTarget::scratchNopRegisters; liveness
+// from LivePhysRegs): 48 forms for each such register, and two variants
+// that draw the same count rarely draw the same bytes. x86-64's other forms write a
 // register with its own value (before a return, `mov %rsp,%rsp` would make
 // the return wait for it), but its one no-op takes any length from 1 to 10
 // bytes (`nop`, `66 nop`, `nopl 1(%rax,%rax)`, ...;
@@ -34,7 +38,9 @@
 // takes, N = 1 by default: eleven places for at most one instruction.
 //
 // Invariants:
-//   - only no-ops are inserted, only in the chain of blocks that the entry
+//   - only no-ops are inserted (instructions that write nothing any
+//     instruction reads: no flags, no memory, no live register), only in
+//     the chain of blocks that the entry
 //     falls through, and only before its first return, indirect branch,
 //     indirect call or inline assembly; a function whose entry chain
 //     reaches a block that cannot fall through (an unconditional branch, a
@@ -45,8 +51,8 @@
 //     may be meant as one sequence), never before a runtime patch point or
 //     an instruction inside a bundle: such a function gets nothing;
 //   - each function draws from its own stream: the count, then each form
-//     (on x86-64, the distance); debug instructions are skipped, so -g
-//     changes no draw;
+//     (on x86-64, the distance); debug instructions are skipped, in the
+//     liveness too, so -g changes no draw;
 //   - functions that must keep their exact code (mustKeepExactCode) and
 //     functions that -fdiversify-skip/-only turn off are left alone.
 //
@@ -59,7 +65,9 @@
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
+#include "llvm/CodeGen/LivePhysRegs.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
+#include "llvm/CodeGen/MachineRegisterInfo.h"
 
 using namespace llvm;
 
@@ -129,6 +137,32 @@ MachineInstr *placeBefore(MachineInstr &Ending, const DiversityTarget &Target) {
   return At;
 }
 
+/// The registers of \p Candidates that no instruction reads from \p At on
+/// before writing them, nor any later block; none where liveness is not
+/// tracked.
+SmallVector<MCPhysReg, 16> deadBefore(const MachineInstr &At,
+                                      ArrayRef<MCPhysReg> Candidates) {
+  const MachineBasicBlock &MBB = *At.getParent();
+  const MachineFunction &MF = *MBB.getParent();
+  if (!MF.getProperties().hasProperty(
+          MachineFunctionProperties::Property::TracksLiveness))
+    return {};
+  LivePhysRegs Live(*MF.getSubtarget().getRegisterInfo());
+  Live.addLiveOuts(MBB);
+  // Bundles as one instruction; At heads its own (placeBefore).
+  for (const MachineInstr &MI : reverse(MBB)) {
+    if (!MI.isDebugInstr())
+      Live.stepBackward(MI);
+    if (&MI == &At)
+      break;
+  }
+  SmallVector<MCPhysReg, 16> Dead;
+  for (MCPhysReg R : Candidates)
+    if (Live.available(MF.getRegInfo(), R))
+      Dead.push_back(R);
+  return Dead;
+}
+
 class ReturnShift : public DiversityMachinePass {
 public:
   static char ID;
@@ -179,11 +213,28 @@ bool ReturnShift::runOnMachineFunction(MachineFunction &MF) {
     return Changed;
   }
   uint64_t Count = Random.below(MaxNops + 1);
-  unsigned Forms = Target.idleNopFormCount(STI);
-  for (uint64_t I = 0; I < Count; ++I)
-    Target.insertNop(MBB, At->getIterator(), Random.below(Forms));
+  if (Count == 0)
+    return false;
+  // Every idle form, and every scratch form of every register dead at At,
+  // equally likely.
+  unsigned Idle = Target.idleNopFormCount(STI);
+  unsigned PerRegister = Target.scratchNopFormCount(STI);
+  SmallVector<MCPhysReg, 16> Dead;
+  if (PerRegister)
+    Dead = deadBefore(*At, Target.scratchNopRegisters(STI));
+  uint64_t Forms = Idle + uint64_t(Dead.size()) * PerRegister;
+  for (uint64_t I = 0; I < Count; ++I) {
+    uint64_t Form = Random.below(Forms);
+    if (Form < Idle) {
+      Target.insertNop(MBB, At->getIterator(), Form);
+      continue;
+    }
+    Form -= Idle;
+    Target.insertScratchNop(MBB, At->getIterator(), Dead[Form / PerRegister],
+                            Form % PerRegister);
+  }
   NumShiftNops += Count;
-  return Count != 0;
+  return true;
 }
 
 } // namespace

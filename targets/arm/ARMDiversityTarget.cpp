@@ -12,6 +12,12 @@
 //           f3af 8000  nop.w             e1a00000  mov r0, r0
 //           46c0       mov r8, r8        e1a08008  mov r8, r8
 //
+// The hints write nothing; the moves write a register with its own value,
+// which makes its next reader wait, so `shift`, whose no-ops run on every
+// call, takes only the hints, and also `mov`, `mvn` or `movw` of a constant
+// 0 to 15 into any of r0-r12 and lr that is dead where it goes (the
+// scratch no-ops: nothing reads that register before writing it again).
+//
 // Where the NOPs go in the pipeline. The late passes run right after the
 // generic patchable-function pass (lateMachinePassAnchor):
 //
@@ -93,7 +99,16 @@ struct NopTable {
         Trap(opcodeNamed(TII, Name, "UDF")),
         R0(registerNamed(*STI.getRegisterInfo(), Name, "r0")),
         R8(registerNamed(*STI.getRegisterInfo(), Name, "r8")),
-        ThumbMode(featureNamed(STI, Name, "thumb-mode")) {}
+        ThumbMode(featureNamed(STI, Name, "thumb-mode")) {
+    OpcodeNames Opcode(TII, Name);
+    bool Thumb = isThumb(STI);
+    for (StringRef Op : {"MOVi", "MVNi", "MOVi16"})
+      ScratchOpcodes.push_back(Opcode((Thumb ? "t2" : "") + Op.str()));
+    for (StringRef R : {"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8",
+                        "r9", "r10", "r11", "r12", "lr"})
+      ScratchRegisters.push_back(
+          registerNamed(*STI.getRegisterInfo(), Name, R));
+  }
 
   bool isThumb(const TargetSubtargetInfo &STI) const {
     return STI.getFeatureBits()[ThumbMode];
@@ -103,7 +118,13 @@ struct NopTable {
   unsigned ThumbHint, ThumbWideHint, ThumbMove, ThumbTrap, Hint, Move, Trap;
   MCRegister R0, R8;
   unsigned ThumbMode;
+  /// mov, mvn and movw of an immediate, in this state: the scratch no-ops.
+  SmallVector<unsigned, 3> ScratchOpcodes;
+  SmallVector<MCPhysReg, 14> ScratchRegisters;
 };
+
+/// The immediates a scratch no-op draws from: any, each with its own bytes.
+constexpr unsigned ScratchImmediates = 16;
 
 /// The general-purpose callee-saved registers one push can save: r4-r7,
 /// which 16-bit Thumb push and pop encode, and r8-r11, which need the wide
@@ -287,6 +308,35 @@ public:
       return MoveToItself(T.R8);
     }
     llvm_unreachable("no such ARM NOP form");
+  }
+
+  // mov, mvn or movw of a small constant into a register dead there, as
+  // costly as the hint (one instruction that no other waits for), with
+  // 48 byte patterns for each such register where the hint has one. In
+  // Thumb, size reduction narrows a `mov.w` of a low register to the
+  // two-byte `movs` wherever the flags are dead too.
+  ArrayRef<MCPhysReg>
+  scratchNopRegisters(const TargetSubtargetInfo &STI) const override {
+    return Nops.get(STI).ScratchRegisters;
+  }
+  unsigned
+  scratchNopFormCount(const TargetSubtargetInfo &STI) const override {
+    return Nops.get(STI).ScratchOpcodes.size() * ScratchImmediates;
+  }
+  void insertScratchNop(MachineBasicBlock &MBB,
+                        MachineBasicBlock::instr_iterator I, MCRegister Dead,
+                        unsigned Form) const override {
+    const NopTable &T = Nops.get(MBB.getParent()->getSubtarget());
+    DebugLoc DL = I != MBB.instr_end() ? I->getDebugLoc() : DebugLoc();
+    const MCInstrDesc &Desc =
+        T.TII.get(T.ScratchOpcodes[Form / ScratchImmediates]);
+    auto MIB = BuildMI(MBB, I, DL, Desc)
+                   .addReg(Dead, RegState::Define | RegState::Dead)
+                   .addImm(Form % ScratchImmediates)
+                   .addImm(Always)
+                   .addReg(0);
+    if (Desc.hasOptionalDef())
+      MIB.addReg(0); // the optional "s", off: flags untouched
   }
 
   // More registers in the push and pop the function has, at most two, as

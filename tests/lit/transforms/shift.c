@@ -3,12 +3,14 @@
 // into (Inputs/shift_sites.py checks the assembly against clang-19's: the
 // same code with the no-ops taken out, one run in that place, none where
 // the entry reaches a jump first). Every count is drawn, another seed
-// draws others, a seed repeats, -g draws the same counts (against clang's
+// draws others, a seed repeats, -g draws the same no-ops (against clang's
 // -g build: clang-19 itself schedules this file's AArch64 code otherwise
 // with -g), 0 turns it off, and
 // the programs print what clang-19's builds print. On x86-64, AArch64,
 // RISC-V 64, Thumb and ARM state. On x86-64, N is 1 by default and each
 // no-op 1 to 10 bytes long: every distance from 0 to 10N bytes is drawn.
+// In ARM code a no-op is the hint or a mov, mvn or movw of a constant into
+// a register dead there.
 //
 // RUN: rm -rf %t && mkdir -p %t
 // DEFINE: %{triple} =
@@ -49,6 +51,7 @@
 // REDEFINE: %{triple} = riscv64-linux-gnu
 // REDEFINE: %{arch} = riscv64
 // RUN: %{check}
+// REDEFINE: %{counts} = ARM
 // REDEFINE: %{triple} = arm-linux-gnueabihf -mthumb
 // REDEFINE: %{arch} = arm
 // RUN: %{check}
@@ -62,6 +65,11 @@
 // no-ops, every count but 0, whose distance is 1 of 81, is drawn.
 // CHECK: endings {{[12][0-9][0-9]}} of 2{{[0-9][0-9]}} (inline assembly 40); no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}}{{$}}
 // CHECK-EIGHT: no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}{{$}}
+// In ARM code (Thumb and ARM state) the no-ops also write constants into
+// registers dead where they go: at least four registers are written, none
+// that the code from there to the ending reads.
+// ARM: endings {{[12][0-9][0-9]}} of 2{{[0-9][0-9]}} (inline assembly 40); no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}}; registers written {{[4-9]|1[0-4]}}{{$}}
+// ARM-EIGHT: no-ops 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}; registers written
 // X86: endings {{[12][0-9][0-9]}} of 2{{[0-9][0-9]}} (inline assembly 40); no-ops 0:{{[0-9]+}} 1:{{[0-9]+}}; bytes 0:{{[0-9]+}} 1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}} 9:{{[0-9]+}} 10:{{[0-9]+}}{{$}}
 // X86-EIGHT: no-ops {{(0:[0-9]+ )?}}1:{{[0-9]+}} 2:{{[0-9]+}} 3:{{[0-9]+}} 4:{{[0-9]+}} 5:{{[0-9]+}} 6:{{[0-9]+}} 7:{{[0-9]+}} 8:{{[0-9]+}}; bytes
 //

@@ -3,17 +3,18 @@ file built by divcc (with -fdiversify=shift) and by clang-19:
 
     shift_sites.py ARCH MAX DIVCC.s CLANG.s [COUNTS]
 
-For each function, its instructions without the target's no-op forms must
-be clang's, label for label; the no-ops must form one run of at most MAX,
+For each function, its instructions must be clang's, label for label, with
+one run of the target's no-op forms inserted; the run holds at most MAX,
 right before the first return, indirect jump, indirect call or inline
 assembly (the APP marker LLVM writes before it) that the function's entry
 falls into (or before the conditional branch right before it, or before
 the IT block it ends), and none where the entry reaches an unconditional
-jump first. Prints
+jump first. In ARM code a no-op may also write a constant into a register
+that nothing reads from there to the ending (the ending included). Prints
 how many functions have such an ending and how many no-ops each got:
 "endings 160 of 240 (inline assembly 40); no-ops 0:41 1:39 2:40 3:40" (on x86-64, whose no-op
 takes any length, also how many bytes: "; bytes 0:13 1:14 ..."), and
-writes each function's count to COUNTS if given. Exits 1 on any
+writes each function's count and no-ops to COUNTS if given. Exits 1 on any
 difference."""
 
 import collections
@@ -25,8 +26,12 @@ NOPS = {
     "x86_64": r"data16|nop|nop[lw]\s+(?:%cs:)?(?:1|256)?\(%rax(?:,%rax)?\)",
     "aarch64": r"nop|(?:mov|orr|eor|and|add)\s+xzr, xzr(?:, xzr)?",
     "riscv64": r"nop|c\.nop|(?:andi|xori)\s+zero, zero, 0",
-    "arm": r"nop(?:\.w)?",
+    "arm": r"nop(?:\.w)?|(?:movw?|movs|mvn)(?:\.w)? (?:r\d+|lr), #\d+",
 }
+# No-op forms that write a register: one that must be dead where it is
+# written, so no instruction from there to the ending (that ending
+# included) may name it, but in the list of registers a pop loads.
+SCRATCH = {"arm": re.compile(r"^\S+ (r\d+|lr), #\d+$")}
 # Where one no-op takes any length, its bytes: x86-64's `66 nop` is a
 # data16 prefix and a nop, one instruction.
 BYTES = {
@@ -125,11 +130,18 @@ def main():
         print(f"other functions: {sorted(set(ours) ^ set(theirs))}")
         return 1
     counts, distances, endings, assembly = collections.Counter(), collections.Counter(), 0, 0
+    scratch = collections.Counter()
     for name in sorted(ours):
         mine, clang = ours[name], theirs[name]
-        nops = [i for i, text in enumerate(mine) if is_nop.match(text)]
-        if [t for t in mine if not is_nop.match(t)] != clang:
-            print(f"{name}: not clang's code with the no-ops taken out")
+        # The run: what stands between the longest common prefix and the
+        # rest, which must be clang's.
+        start = 0
+        while start < len(clang) and mine[start] == clang[start]:
+            start += 1
+        nops = list(range(start, len(mine) - len(clang) + start))
+        if len(mine) < len(clang) or mine[nops[-1] + 1 if nops else start:] != clang[start:] \
+                or not all(is_nop.match(mine[i]) for i in nops):
+            print(f"{name}: not clang's code with one run of no-ops put in")
             return 1
         ending = None
         for i, text in enumerate(clang):
@@ -150,9 +162,10 @@ def main():
         if arch in BYTES:
             distance = sum(BYTES[arch][mine[i]] for i in nops)
             distances[distance] += 1
-            listing.append(f"{name} {instructions} {distance}\n")
+            listing.append(f"{name} {instructions} {distance}")
         else:
-            listing.append(f"{name} {instructions}\n")
+            listing.append(f"{name} {instructions}")
+        listing[-1] += "".join(f" ; {mine[i]}" for i in nops) + "\n"
         if not nops:
             continue
         first = nops[0]
@@ -167,13 +180,23 @@ def main():
         if between and not (len(between) == 1 and is_conditional.match(between[0])):
             print(f"{name}: no-ops before '{clang[before]}', not before '{clang[ending]}'")
             return 1
+        for i in nops:
+            written = SCRATCH[arch].match(mine[i]) if arch in SCRATCH else None
+            if not written:
+                continue
+            for text in clang[before:ending + 1]:
+                if re.search(rf"\b{written[1]}\b", re.sub(r"^pop\w*(?:\.w)? \{.*\}$", "", text)):
+                    print(f"{name}: '{mine[i]}' writes {written[1]}, which '{text}' reads")
+                    return 1
+            scratch[written[1]] += 1
     if len(sys.argv) > 5:
         with open(sys.argv[5], "w") as out:
             out.writelines(listing)
     histogram = " ".join(f"{k}:{counts[k]}" for k in sorted(counts))
     bytes_drawn = " ".join(f"{k}:{distances[k]}" for k in sorted(distances))
     print(f"endings {endings} of {len(ours)} (inline assembly {assembly}); no-ops {histogram}" +
-          (f"; bytes {bytes_drawn}" if arch in BYTES else ""))
+          (f"; bytes {bytes_drawn}" if arch in BYTES else "") +
+          (f"; registers written {len(scratch)}" if arch in SCRATCH else ""))
     return 0
 
 
