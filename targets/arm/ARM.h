@@ -19,6 +19,10 @@ std::unique_ptr<GadgetTarget>
 createARMGadgetTarget(const llvm::MCInstrInfo &MII,
                       const llvm::MCRegisterInfo &MRI);
 
+/// ARMSubstitutions.cpp: the table of equivalent ARM-state instructions.
+std::unique_ptr<SubstitutionTarget>
+createARMSubstitutionTarget(const llvm::TargetSubtargetInfo &STI);
+
 } // namespace divcc
 
 #endif

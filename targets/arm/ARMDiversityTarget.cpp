@@ -64,6 +64,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "targets/GadgetTarget.h"
+#include "targets/Substitution.h"
 #include "targets/TargetNames.h"
 #include "targets/arm/ARM.h"
 
@@ -401,6 +402,12 @@ public:
       for (size_t J = I + 1; J != Free.size(); ++J)
         Choices.push_back({Free[I], Free[J]});
     return Choices;
+  }
+
+  // ARM state only (ARMSubstitutions.cpp): Thumb opcodes are not in it.
+  std::unique_ptr<SubstitutionTarget>
+  createSubstitutions(const TargetSubtargetInfo &STI) const override {
+    return createARMSubstitutionTarget(STI);
   }
 
   // No landing pads on ARMv7-A (BTI is M-profile and AArch64).

@@ -3,7 +3,7 @@
 // take one of their equivalent forms, and so do constants that are
 // bitmask immediates. Each form is drawn at least once,
 // another seed draws others, the same seed the same; with every form written
-// back as clang's (Inputs/undo_subst.py) the object is clang-19's,
+// back as clang's (../transforms/Inputs/undo_subst.py) the object is clang-19's,
 // instruction for instruction, at -O2 and -O0, under the machine verifier;
 // -g changes no code; and the program prints what clang-19's prints.
 // RUN: rm -rf %t && mkdir -p %t
@@ -16,14 +16,14 @@
 // RUN: llvm-objcopy -O binary --only-section=.text %t/two.o %t/two.text
 // RUN: %not cmp -s %t/one.text %t/two.text
 // RUN: cmp %t/one.o %t/again.o
-// RUN: python3 %S/Inputs/undo_subst.py %t/one.o %t/clang.o | %FileCheck --check-prefix=UNDONE %s
-// RUN: python3 %S/Inputs/undo_subst.py %t/two.o %t/clang.o | %FileCheck --check-prefix=UNDONE %s
+// RUN: python3 %S/../transforms/Inputs/undo_subst.py %t/one.o %t/clang.o | %FileCheck --check-prefix=UNDONE %s
+// RUN: python3 %S/../transforms/Inputs/undo_subst.py %t/two.o %t/clang.o | %FileCheck --check-prefix=UNDONE %s
 // UNDONE: instructions, {{[1-9][0-9]+}} substituted, the rest as clang's
 //
 // At -O0, where copies and zeroings abound.
 // RUN: %divcc --target=aarch64-linux-gnu -c -O0 -fdiversify=subst -frandom-seed=one -mllvm -verify-machineinstrs %s -o %t/o0.o
 // RUN: %clang --target=aarch64-linux-gnu -c -O0 %s -o %t/clang-o0.o
-// RUN: python3 %S/Inputs/undo_subst.py %t/o0.o %t/clang-o0.o | %FileCheck --check-prefix=UNDONE %s
+// RUN: python3 %S/../transforms/Inputs/undo_subst.py %t/o0.o %t/clang-o0.o | %FileCheck --check-prefix=UNDONE %s
 //
 // -g draws the same forms.
 // RUN: %divcc --target=aarch64-linux-gnu -c -O2 -g -fdiversify=subst -frandom-seed=one %s -o %t/g.o

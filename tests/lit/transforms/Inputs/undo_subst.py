@@ -1,15 +1,18 @@
-"""Undoes divcc's AArch64 substitutions in the disassembly of an object and
-compares it with another object's (clang-19's): prints the first line that
-differs and exits 1, or prints how many instructions were undone.
+"""Undoes divcc's substitutions in the disassembly of an object and compares
+it with another object's (clang-19's): prints the first line that differs
+and exits 1, or prints how many instructions were undone.
 
-    undo_subst.py DIVCC.o CLANG.o
+    undo_subst.py [--arch aarch64|arm] DIVCC.o CLANG.o
 
-Each equivalent form is written back as the one clang emits: a copy as
-`mov d, m`, a zeroing as `mov d, zr`, a constant as `mov d, #c`, the sources of a commutative
-operation in ascending order, a csel with its sources ascending (and its
-condition inverted if they were swapped). What remains must be clang's
-code, instruction for instruction, or the pass changed more than the form
-of an instruction."""
+Each equivalent form is written back as the one clang emits. AArch64
+(the default): a copy as `mov d, m`, a zeroing as `mov d, zr`, a constant
+as `mov d, #c`, the sources of a commutative operation in ascending order,
+a csel with its sources ascending (and its condition inverted if they were
+swapped). ARM state: a copy as `mov d, m` and a `movw` as `mov`, each with
+its condition (and every constant in decimal), the sources of a
+commutative operation or comparison in ascending order. What remains must
+be clang's code, instruction for instruction, or the pass changed more
+than the form of an instruction."""
 
 import re
 import subprocess
@@ -37,8 +40,14 @@ COMPARE = re.compile(r"(tst|cmn) (\w+), (\w+)$")
 SELECT = re.compile(r"csel (\w+), (\w+), (\w+), (\w+)$")
 
 
-def canonical(text):
-    """The form clang emits of the instruction written as text."""
+def sources_sorted(mnemonic, before, a, b, after=""):
+    """An instruction whose two sources a and b commute, written with them
+    in ascending order after the operands before."""
+    return f"{mnemonic} {', '.join([*before, *sorted((a, b))])}{after}"
+
+
+def canonical_aarch64(text):
+    """The form clang emits of the AArch64 instruction written as text."""
     for p in COPY:
         m = p.match(text)
         if m:
@@ -55,16 +64,42 @@ def canonical(text):
         return f"mov {reg}, #{int(m[3], 16) % (1 << bits):#x}"
     m = COMMUTATIVE.match(text)
     if m and "zr" not in m[3] + m[4]:
-        a, b = sorted((m[3], m[4]))
-        return f"{m[1]} {m[2]}, {a}, {b}{m[5] or ''}"
+        return sources_sorted(m[1], [m[2]], m[3], m[4], m[5] or "")
     m = COMPARE.match(text)
     if m:
-        a, b = sorted((m[2], m[3]))
-        return f"{m[1]} {a}, {b}"
+        return sources_sorted(m[1], [], m[2], m[3])
     m = SELECT.match(text)
     if m and m[2] > m[3] and m[4] in INVERSE:
         return f"csel {m[1]}, {m[3]}, {m[2]}, {INVERSE[m[4]]}"
     return text
+
+
+# ARM state: an optional condition after the mnemonic.
+COND = r"(?:eq|ne|hs|cs|lo|cc|mi|pl|vs|vc|hi|ls|ge|lt|gt|le)?"
+ARM_COPY = re.compile(rf"(?:orr|and|add|sub|eor|bic)({COND}) (\w+), (\w+), (?:\3|#0)$")
+ARM_CONSTANT = re.compile(rf"movw?({COND}) (\w+), #(0x[0-9a-f]+|\d+)$")
+ARM_COMMUTATIVE = re.compile(rf"((?:add|adc|and|orr|eor|mul)s?{COND}) (\w+), (\w+), (\w+)$")
+ARM_COMPARE = re.compile(rf"((?:tst|cmn){COND}) (\w+), (\w+)$")
+
+
+def canonical_arm(text):
+    """The form clang emits of the ARM-state instruction written as text."""
+    m = ARM_COPY.match(text)
+    if m:
+        return f"mov{m[1]} {m[2]}, {m[3]}"
+    m = ARM_CONSTANT.match(text)
+    if m:
+        return f"mov{m[1]} {m[2]}, #{int(m[3], 0)}"
+    m = ARM_COMMUTATIVE.match(text)
+    if m:
+        return sources_sorted(m[1], [m[2]], m[3], m[4])
+    m = ARM_COMPARE.match(text)
+    if m:
+        return sources_sorted(m[1], [], m[2], m[3])
+    return text
+
+
+CANONICAL = {"aarch64": canonical_aarch64, "arm": canonical_arm}
 
 
 def instructions(obj):
@@ -76,14 +111,19 @@ def instructions(obj):
         if line.endswith(">:"):
             function = line[1:-2]
         elif line.startswith("\t") or line.startswith(" "):
-            text = re.sub(r"\s*//.*", "", line.strip()).replace("\t", " ")
+            text = re.sub(r"\s+(?://|@)\s.*", "", line.strip()).replace("\t", " ")
             if text:
                 result.append((function, text))
     return result
 
 
 def main():
-    ours, theirs = instructions(sys.argv[1]), instructions(sys.argv[2])
+    args = sys.argv[1:]
+    arch = "aarch64"
+    if args[0] == "--arch":
+        arch, args = args[1], args[2:]
+    canonical = CANONICAL[arch]
+    ours, theirs = instructions(args[0]), instructions(args[1])
     undone = 0
     for i, ((f, a), (g, b)) in enumerate(zip(ours, theirs)):
         if f != g or canonical(a) != canonical(b):
