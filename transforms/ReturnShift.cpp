@@ -68,6 +68,7 @@
 #include "llvm/CodeGen/LivePhysRegs.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
 #include "llvm/CodeGen/MachineRegisterInfo.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
 
 using namespace llvm;
 
@@ -137,6 +138,15 @@ MachineInstr *placeBefore(MachineInstr &Ending, const DiversityTarget &Target) {
   return At;
 }
 
+/// Whether \p MI copies a register to itself: a no-op (the NOP pass's
+/// `mov r8, r8`) that liveness would take for a write of a value it does
+/// not read (its use is undef, so that the verifier accepts it where the
+/// register holds nothing), making a live register look dead before it.
+bool isMoveToItself(const MachineInstr &MI, const TargetInstrInfo &TII) {
+  std::optional<DestSourcePair> Copy = TII.isCopyInstr(MI);
+  return Copy && Copy->Destination->getReg() == Copy->Source->getReg();
+}
+
 /// The registers of \p Candidates that no instruction reads from \p At on
 /// before writing them, nor any later block; none where liveness is not
 /// tracked.
@@ -147,11 +157,12 @@ SmallVector<MCPhysReg, 16> deadBefore(const MachineInstr &At,
   if (!MF.getProperties().hasProperty(
           MachineFunctionProperties::Property::TracksLiveness))
     return {};
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
   LivePhysRegs Live(*MF.getSubtarget().getRegisterInfo());
   Live.addLiveOuts(MBB);
   // Bundles as one instruction; At heads its own (placeBefore).
   for (const MachineInstr &MI : reverse(MBB)) {
-    if (!MI.isDebugInstr())
+    if (!MI.isDebugInstr() && !isMoveToItself(MI, TII))
       Live.stepBackward(MI);
     if (&MI == &At)
       break;
