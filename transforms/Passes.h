@@ -71,6 +71,10 @@ llvm::FunctionPass *createCalleeSaveShufflePass(StreamSource Streams);
 llvm::FunctionPass *createReturnShiftPass(const ShiftOptions &Options,
                                           StreamSource Streams);
 
+/// Late machine pass (after `shift`, before the gaps): a jump at each
+/// function's entry over what becomes its first gap.
+llvm::FunctionPass *createEntryJumpPass(StreamSource Streams);
+
 /// Machine pass right after block placement: takes away the alignment
 /// padding before loops, which would absorb the moves before them.
 llvm::FunctionPass *createLoopUnalignPass(StreamSource Streams);

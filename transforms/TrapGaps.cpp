@@ -1,8 +1,9 @@
 //===- TrapGaps.cpp - Trap padding where control never falls through ------===//
 //
 // After each block that control cannot fall out of (it ends with an
-// unconditional branch, a return, a tail call or a call that does not
-// return, or it is the function's last block), insert a gap of 0 to N bytes
+// unconditional branch, even to the next block, a return, a tail call or a
+// call that does not return, or it is the function's last block), insert a
+// gap of 0 to N bytes
 // (-fdiversify-gap-max, else the target's default) of trap instructions,
 // N rounded down to whole traps; the first such place of a function takes
 // 0 to F bytes (-fdiversify-first-gap-max, ...). Everything after a gap
@@ -49,6 +50,8 @@
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/CodeGen/MachineFunctionPass.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Target/TargetMachine.h"
 
@@ -60,6 +63,23 @@ STATISTIC(NumTrapBytes, "Bytes of trap padding inserted");
 
 namespace divcc {
 namespace {
+
+/// Whether \p MBB ends in a jump to the next block, which `entry` puts at
+/// a function's start for its first gap to follow: canFallThrough() says
+/// yes to it. Only an unpredicated jump outside any bundle (in Thumb, a
+/// predicated return in an IT block is a barrier too, and falls through).
+bool endsInJumpToNext(const MachineBasicBlock &MBB) {
+  MachineBasicBlock::const_iterator Last = MBB.getLastNonDebugInstr();
+  if (Last == MBB.end() || Last->isBundle() ||
+      !Last->isUnconditionalBranch() ||
+      MBB.getParent()->getSubtarget().getInstrInfo()->isPredicated(*Last))
+    return false;
+  auto Next = std::next(MBB.getIterator());
+  return Next != MBB.getParent()->end() &&
+         any_of(Last->operands(), [&](const MachineOperand &MO) {
+           return MO.isMBB() && MO.getMBB() == &*Next;
+         });
+}
 
 class TrapGaps : public DiversityMachinePass {
 public:
@@ -98,7 +118,7 @@ bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
   // Decided on the blocks as LLVM laid them out, before any gap is added.
   SmallVector<MachineBasicBlock *, 32> Places;
   for (MachineBasicBlock &MBB : MF)
-    if (!MBB.canFallThrough())
+    if (!MBB.canFallThrough() || endsInJumpToNext(MBB))
       Places.push_back(&MBB);
 
   bool Changed = false;

@@ -66,8 +66,9 @@ IT_BLOCK = re.compile(r"^(?:it[te]*\s+\w+|\w+?(?:eq|ne|hs|lo|mi|pl|vs|vc|hi|ls|g
 COMMENT = {"x86_64": "#", "aarch64": "//", "riscv64": "#", "arm": "@"}
 
 
-def functions(path, arch):
-    """{name: [instruction or label text]} of the assembly file."""
+def functions(path, arch, islands_out=True):
+    """{name: [instruction or label text]} of the assembly file (in ARM
+    code without constant islands, unless islands_out is false)."""
     result, current, declared = {}, None, set()
     for raw in open(path):
         if raw.strip() == COMMENT[arch] + "APP" and current is not None:
@@ -92,7 +93,7 @@ def functions(path, arch):
         text = " ".join(line.split())
         if current is not None and raw[:1].isspace() and not text.startswith("."):
             current.append(text)
-    if arch == "arm":
+    if arch == "arm" and islands_out:
         for name, code in result.items():
             result[name] = without_islands(code)
     return result
