@@ -30,8 +30,10 @@
 //     on every iteration or be retargeted;
 //   - it draws nothing: the gap pass, which runs after it, draws the gap;
 //     `shift` runs before it, so its no-ops are in the block that moves;
-//   - functions that must keep their exact code (mustKeepExactCode) and
-//     functions that -fdiversify-skip/-only turn off are left alone.
+//   - functions that must keep their exact code (mustKeepExactCode),
+//     functions with basic-block sections (whose gap would need a section
+//     of its own and move nothing) and functions that -fdiversify-skip/-only
+//     turn off are left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,7 +74,7 @@ bool EntryJump::runOnMachineFunction(MachineFunction &MF) {
   if (!P)
     return false;
   MachineBasicBlock &Entry = MF.front();
-  if (!Entry.pred_empty() || Entry.isEHFuncletEntry() ||
+  if (!Entry.pred_empty() || Entry.isEHFuncletEntry() || MF.hasBBSections() ||
       !MF.getProperties().hasProperty(
           MachineFunctionProperties::Property::TracksLiveness))
     return false;

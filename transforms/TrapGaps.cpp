@@ -37,8 +37,9 @@
 //   - NOPs go in first (this pass runs after NOP insertion) and never in a
 //     gap; each function draws from its own stream, one draw per gap in
 //     layout order, and -g changes no block, so no draw;
-//   - functions that must keep their exact code (mustKeepExactCode) and
-//     functions that -fdiversify-skip/-only turn off are left alone.
+//   - functions that must keep their exact code (mustKeepExactCode),
+//     functions with basic-block sections (the linker places each block)
+//     and functions that -fdiversify-skip/-only turn off are left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,7 +113,9 @@ bool TrapGaps::runOnMachineFunction(MachineFunction &MF) {
       Options.FirstMaxBytes.value_or(
           Options.MaxBytes.value_or(Target.defaultFirstGapBytes(STI))) /
       TrapSize;
-  if (MaxTraps == 0 && FirstMaxTraps == 0)
+  // With basic-block sections each block is placed by the linker: a gap
+  // block would need a section of its own, and would move nothing.
+  if ((MaxTraps == 0 && FirstMaxTraps == 0) || MF.hasBBSections())
     return false;
 
   // Decided on the blocks as LLVM laid them out, before any gap is added.
