@@ -29,10 +29,11 @@
 // Thumb), so there a no-op may also write a constant into a register that
 // is dead where it goes (DiversityTarget::scratchNopRegisters; liveness
 // from LivePhysRegs): 48 forms for each such register, and two variants
-// that draw the same count rarely draw the same bytes. x86-64's other forms write a
-// register with its own value (before a return, `mov %rsp,%rsp` would make
-// the return wait for it), but its one no-op takes any length from 1 to 10
-// bytes (`nop`, `66 nop`, `nopl 1(%rax,%rax)`, ...;
+// that draw the same count rarely draw the same bytes. x86-64's other
+// forms write a register with its own value (before a return,
+// `mov %rsp,%rsp` would make the return wait for it), but its one no-op
+// takes any length from 1 to 10 bytes (`nop`, `66 nop`,
+// `nopl 1(%rax,%rax)`, ...;
 // DiversityTarget::longestIdleNopBytes): there the pass draws a distance,
 // 0 to 10N bytes, every one as likely, and puts it in as few no-ops as it
 // takes, N = 1 by default: eleven places for at most one instruction.
@@ -40,9 +41,9 @@
 // Invariants:
 //   - only no-ops are inserted (instructions that write nothing any
 //     instruction reads: no flags, no memory, no live register), only in
-//     the chain of blocks that the entry
-//     falls through, and only before its first return, indirect branch,
-//     indirect call or inline assembly; a function whose entry chain
+//     the chain of blocks that the entry falls through, and only before
+//     its first return, indirect branch, indirect call or inline
+//     assembly; a function whose entry chain
 //     reaches a block that cannot fall through (an unconditional branch, a
 //     direct tail call) before any of those gets nothing;
 //   - the no-ops go right before the ending, or before the first of the
