@@ -71,8 +71,7 @@ namespace {
 /// predicated return in an IT block is a barrier too, and falls through).
 bool endsInJumpToNext(const MachineBasicBlock &MBB) {
   MachineBasicBlock::const_iterator Last = MBB.getLastNonDebugInstr();
-  if (Last == MBB.end() || Last->isBundle() ||
-      !Last->isUnconditionalBranch() ||
+  if (Last == MBB.end() || Last->isBundle() || !Last->isUnconditionalBranch() ||
       MBB.getParent()->getSubtarget().getInstrInfo()->isPredicated(*Last))
     return false;
   auto Next = std::next(MBB.getIterator());

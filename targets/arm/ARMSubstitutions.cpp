@@ -100,8 +100,8 @@ private:
   OpcodeNames Opcodes; // Opcodes("NAME"): its number
   DenseMap<unsigned, Shape> Table;
   unsigned Mov, Movw;
-  SmallVector<unsigned, 2> SameTwiceOpcodes;  // orr, and
-  SmallVector<unsigned, 5> PlusZeroOpcodes;   // add, sub, orr, eor, bic
+  SmallVector<unsigned, 2> SameTwiceOpcodes; // orr, and
+  SmallVector<unsigned, 5> PlusZeroOpcodes;  // add, sub, orr, eor, bic
   MCRegister CPSR, SP, PC;
   bool HasMovw;
 };
@@ -203,9 +203,8 @@ void ARMSubstitutions::rewrite(MachineInstr &MI,
   MachineOperand Src = MachineOperand::CreateReg(
       MI.getOperand(1).getReg(), /*isDef=*/false, /*isImp=*/false,
       /*isKill=*/false, /*isDead=*/false, MI.getOperand(1).isUndef());
-  MachineOperand Second = Form.Kind == SameTwice
-                              ? Src
-                              : MachineOperand::CreateImm(0);
+  MachineOperand Second =
+      Form.Kind == SameTwice ? Src : MachineOperand::CreateImm(0);
   if (Form.Kind != SameTwice && Form.Kind != PlusZero)
     llvm_unreachable("no such ARM substitution form");
   replaceInstruction(MI, Form.Opcode,
