@@ -126,6 +126,18 @@ Error assembleCodeFreeObject(StringRef Body, const llvm::Triple &T,
   return assembleObject(Asm, T, Obj, ElfFlags);
 }
 
+std::optional<uint32_t> objectElfFlags(StringRef Path) {
+  Expected<object::OwningBinary<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Path);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return std::nullopt;
+  }
+  if (auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj->getBinary()))
+    return Elf->getPlatformFlags();
+  return std::nullopt;
+}
+
 /// The e_flags of the first ELF object of \p C's links (the C runtime's
 /// start file, or the first input): what an object divcc adds to the link
 /// must declare too, since lld refuses RISC-V objects of another
@@ -134,18 +146,10 @@ static std::optional<uint32_t> linkElfFlags(Compilation &C) {
   for (Command &Cmd : C.getJobs()) {
     if (!isa<LinkJobAction>(Cmd.getSource()))
       continue;
-    for (const char *Arg : Cmd.getArguments()) {
-      if (!StringRef(Arg).ends_with(".o"))
-        continue;
-      Expected<object::OwningBinary<object::ObjectFile>> Obj =
-          object::ObjectFile::createObjectFile(Arg);
-      if (!Obj) {
-        consumeError(Obj.takeError());
-        continue;
-      }
-      if (auto *Elf = dyn_cast<object::ELFObjectFileBase>(Obj->getBinary()))
-        return Elf->getPlatformFlags();
-    }
+    for (const char *Arg : Cmd.getArguments())
+      if (StringRef(Arg).ends_with(".o"))
+        if (std::optional<uint32_t> Flags = objectElfFlags(Arg))
+          return Flags;
   }
   return std::nullopt;
 }

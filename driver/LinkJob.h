@@ -47,6 +47,9 @@ bool isOwnLinkObject(llvm::StringRef Arg);
 /// target, TRIPLE-ld, can, and so can a linker named with -fuse-ld).
 void linkForeignTargetsWithLld(clang::driver::Compilation &C);
 
+/// The e_flags of the ELF object \p Path, none if it is not one.
+std::optional<uint32_t> objectElfFlags(llvm::StringRef Path);
+
 /// Assembles \p Body, assembly that adds no code that runs, into the object
 /// \p Obj for \p T (a supported target), with the notes clang's objects
 /// carry, so that linking it changes no property of the program, and with

@@ -25,6 +25,7 @@
 #include "driver/InProcessCc1.h"
 #include "driver/LinkJob.h"
 #include "driver/LtoLinkPlan.h"
+#include "driver/Resources.h"
 #include "support/AtomicOutput.h"
 #include "support/Diagnostics.h"
 #include "support/ElfRewrite.h"
@@ -214,6 +215,7 @@ Expected<GeneratedSymbols> generatedSymbols(ArrayRef<std::string> Paths) {
 /// otherwise be imported for nothing.
 Error writeSymbolOrderStub(StringRef Path, const GeneratedSymbols &Generated,
                            const StringSet<> &Extracting,
+                           std::optional<uint32_t> ElfFlags,
                            const std::string &Out) {
   auto Buffer = MemoryBuffer::getFile(Path, /*IsText=*/false,
                                       /*RequiresNullTerminator=*/false);
@@ -246,8 +248,8 @@ Error writeSymbolOrderStub(StringRef Path, const GeneratedSymbols &Generated,
         (Strong ? "\t.globl \"" : "\t.weak \"") + Name.str() + "\"\n";
   }
   std::string Asm = Defined + Undefined;
-  return assembleCodeFreeObject(Asm, Triple((*Input)->getTargetTriple()),
-                                Out);
+  return assembleCodeFreeObject(Asm, Triple((*Input)->getTargetTriple()), Out,
+                                ElfFlags);
 }
 
 /// lld links the objects its own LTO generates with their section groups
@@ -267,24 +269,12 @@ Error dropSectionGroups(const std::string &Path) {
   return writeFileAtomically(Path, StringRef(Output->data(), Output->size()));
 }
 
-/// A plugin of divcc's (\p FileName): in lib/divcc/ beside an installed
-/// divcc's bin/, or next to divcc in the build tree. Without the pass
-/// plugin lld loads, lld's module would lose its use-list order, and the
-/// code clang-19's LTO link generates; without the linker plugin, GNU ld
-/// could not link at all: an absence is an error, never a quiet fallback.
+/// A plugin of divcc's (driver/Resources.h). Without the pass plugin lld
+/// loads, lld's module would lose its use-list order, and the code
+/// clang-19's LTO link generates; without the linker plugin, GNU ld could
+/// not link at all: an absence is an error, never a quiet fallback.
 Expected<std::string> divccPlugin(StringRef FileName) {
-  static int Anchor;
-  std::string Self = sys::fs::getMainExecutable(nullptr, &Anchor);
-  StringRef Dir = sys::path::parent_path(Self);
-  std::string Installed =
-      (sys::path::parent_path(Dir) + "/lib/divcc/" + FileName).str();
-  std::string BuildTree = (Dir + "/" + FileName).str();
-  for (const std::string &Path : {Installed, BuildTree})
-    if (sys::fs::exists(Path))
-      return Path;
-  return makeError("divcc's " + FileName + " is missing: neither '" +
-                   Installed + "' nor '" + BuildTree +
-                   "' exists (install divcc whole, e.g. with cmake --install)");
+  return divccResource(FileName);
 }
 
 constexpr StringLiteral LldPassPlugin = "divcc-lto-plugin.so";
@@ -457,14 +447,19 @@ private:
                        toString(Generated.takeError()));
     StringMap<StringSet<>> Extracting = extractingSymbols();
     // What takes each bitcode input's place: a stub or a native archive.
+    // A stub declares the generated code's e_flags: lld refuses RISC-V
+    // objects of another floating-point ABI.
+    std::optional<uint32_t> ElfFlags =
+        Objects.empty() ? std::nullopt : objectElfFlags(Objects.front());
     std::vector<std::string> Replacement(Plan.Args.size());
     for (const LtoInput &Input : Plan.Inputs) {
       size_t I = Input.Argument;
       StringRef Arg = Plan.Args[I];
       if (Input.Kind != InputKind::ArchiveWithBitcode) {
         Replacement[I] = path("stub." + Twine(I) + ".o");
-        if (Error E = writeSymbolOrderStub(
-                Arg, *Generated, Extracting[Input.Path], Replacement[I]))
+        if (Error E =
+                writeSymbolOrderStub(Arg, *Generated, Extracting[Input.Path],
+                                     ElfFlags, Replacement[I]))
           return makeError("cannot stand in for '" + Arg +
                            "': " + toString(std::move(E)));
         continue;

@@ -21,6 +21,7 @@
 #include "driver/Options.h"
 
 #include "driver/LinkJob.h"
+#include "driver/SoftFloat.h"
 #include "random/SeedFile.h"
 #include "support/OptionTable.h"
 #include "transforms/DiversityOptionParser.h"
@@ -212,7 +213,7 @@ Expected<ParsedCommandLine> parseCommandLine(ArrayRef<const char *> Args,
       return Applied.takeError();
     if (*Applied)
       continue;
-    if (isOwnLinkObject(A))
+    if (isOwnLinkObject(A) || isSoftFloatArchive(A))
       continue;
     if (A == "--help" || A == "-help")
       S.Result.Help = true;

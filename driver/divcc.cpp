@@ -17,6 +17,7 @@
 #include "driver/LtoLink.h"
 #include "driver/Options.h"
 #include "driver/RemoteCompile.h"
+#include "driver/SoftFloat.h"
 #include "random/RandomStream.h"
 #include "support/Diagnostics.h"
 #include "support/Environment.h"
@@ -234,6 +235,9 @@ int runDriver(int Argc, const char **Argv) {
       FailAfterLinkObjects(std::move(E));
   if (Error E = generateLtoCodeInDivcc(*C, Cfg))
     FailAfterLinkObjects(std::move(E));
+  if (Cfg.diversifying())
+    if (Error E = linkDiversifiedSoftFloat(*C, Cfg))
+      FailAfterLinkObjects(std::move(E));
   if (Lto && Cfg.diversifying())
     warnAboutBitcodeOutputs(*C);
 

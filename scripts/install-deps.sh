@@ -7,6 +7,9 @@ packages=(
   # building divcc
   cmake ninja-build g++ pkg-config
   llvm-19-dev libclang-19-dev libclang-cpp19-dev libssl-dev
+  # libgcc's soft-float sources, which `softfp` compiles diversified copies
+  # of (runtime/CMakeLists.txt)
+  gcc-12-source
   # the linker plugin interface's header (plugin-api.h) for divcc-ld-plugin
   binutils-dev
   # libraries LLVM's CMake package looks for

@@ -56,6 +56,16 @@ DiversityTarget::createMacroFusionMutation() const {
   return nullptr;
 }
 
+LibgccSoftFloat DiversityTarget::softFpRoutines(StringRef ConfigDir,
+                                                StringRef CmpReturnMode,
+                                                ArrayRef<StringRef> Names) {
+  LibgccSoftFloat SoftFloat{ConfigDir.str(), CmpReturnMode.str(), {}};
+  for (StringRef Name : Names)
+    SoftFloat.Routines.push_back(
+        {("libgcc/soft-fp/" + Name + ".c").str(), ("__" + Name).str()});
+  return SoftFloat;
+}
+
 std::unique_ptr<SubstitutionTarget>
 DiversityTarget::createSubstitutions(const TargetSubtargetInfo &) const {
   return nullptr;

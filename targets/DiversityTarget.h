@@ -33,6 +33,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace llvm {
 class MachineFunction;
@@ -88,6 +90,27 @@ struct TrapPadding {
   /// short gadgets line up wherever two variants' code moved alike, wants
   /// more than 4 KiB.
   uint64_t MaxInitPadding = 4096;
+};
+
+/// One of libgcc's routines, as `softfp` compiles it: its source file,
+/// relative to GCC's source tree, and the symbol it defines.
+struct LibgccRoutine {
+  std::string Source;
+  std::string Symbol;
+};
+
+/// libgcc's soft-float routines of a target: the floating-point operations
+/// its hardware lacks (quad precision, long double on AArch64 and RISC-V),
+/// written in C in GCC's soft-fp and compiled into libgcc.a as they are.
+struct LibgccSoftFloat {
+  /// libgcc/config/<ConfigDir>/, which holds the target's sfp-machine.h.
+  std::string ConfigDir;
+  /// The machine mode of a comparison's result (GCC's
+  /// TARGET_LIBGCC_CMP_RETURN_MODE), which sfp-machine.h names as
+  /// __libgcc_cmp_return__, a mode clang does not know: "SI" or "word".
+  std::string CmpReturnMode;
+  /// Every routine libgcc.a builds from soft-fp for the target.
+  std::vector<LibgccRoutine> Routines;
 };
 
 class DiversityTarget {
@@ -289,6 +312,15 @@ public:
   /// bytes: code that is never executed, and aborts if it ever is.
   virtual void appendTrap(llvm::MachineBasicBlock &MBB) const = 0;
 
+  //===--- Runtime routines
+  //------------------------------------------------===//
+
+  /// libgcc's soft-float routines on this target, which `softfp` links in
+  /// diversified copies of; none where libgcc's are assembly (32-bit ARM)
+  /// or where programs rarely call them (x86-64, whose long double is the
+  /// x87's).
+  virtual LibgccSoftFloat libgccSoftFloat() const { return {}; }
+
   //===--- Golden masters
   //---------------------------------------------------===//
 
@@ -311,6 +343,14 @@ public:
   virtual std::unique_ptr<GadgetTarget>
   createGadgetTarget(const llvm::MCInstrInfo &MII,
                      const llvm::MCRegisterInfo &MRI) const = 0;
+
+protected:
+  /// The routines of soft-fp's files \p Names (NAME.c defines __NAME) for
+  /// the target whose sfp-machine.h is in libgcc/config/\p ConfigDir and
+  /// whose comparisons return \p CmpReturnMode.
+  static LibgccSoftFloat softFpRoutines(llvm::StringRef ConfigDir,
+                                        llvm::StringRef CmpReturnMode,
+                                        llvm::ArrayRef<llvm::StringRef> Names);
 };
 
 /// The target knowledge for \p T, or null if divcc cannot diversify \p T.

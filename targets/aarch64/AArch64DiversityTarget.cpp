@@ -293,6 +293,26 @@ public:
     BuildMI(&MBB, DebugLoc(), T.TII.get(T.Udf)).addImm(0); // 00000000
   }
 
+  // libgcc's t-softfp for AArch64: quad precision (long double), with
+  // half precision's conversions to and from it and 128-bit integers; its
+  // routines raise exceptions through __sfp_handle_exceptions. GCC's
+  // aarch64_libgcc_cmp_return_mode is SImode.
+  LibgccSoftFloat libgccSoftFloat() const override {
+    LibgccSoftFloat SoftFloat = softFpRoutines(
+        "aarch64", "SI",
+        {"addtf3",      "subtf3",      "multf3",      "divtf3",
+         "negtf2",      "eqtf2",       "getf2",       "letf2",
+         "unordtf2",    "fixtfsi",     "fixtfdi",     "fixtfti",
+         "fixunstfsi",  "fixunstfdi",  "fixunstfti",  "floatsitf",
+         "floatditf",   "floattitf",   "floatunsitf", "floatunditf",
+         "floatuntitf", "extendsftf2", "extenddftf2", "extendhftf2",
+         "trunctfsf2",  "trunctfdf2",  "trunctfhf2",  "fixhfti",
+         "fixunshfti",  "floattihf",   "floatuntihf"});
+    SoftFloat.Routines.push_back(
+        {"libgcc/config/aarch64/sfp-exceptions.c", "__sfp_handle_exceptions"});
+    return SoftFloat;
+  }
+
   // LLVM BOLT rewrites x86-64 and AArch64 programs.
   bool canLayOutAgain() const override { return true; }
   std::optional<CodeAddressRelocations>

@@ -16,7 +16,7 @@ CLANG = os.environ.get("DIVCC_TEST_CLANG", "/usr/lib/llvm-19/bin/clang")
 # Every transformation -fdiversify=all turns on (docs/manual.md).
 TRANSFORMATIONS = ["nops", "funcs", "sched", "regs", "frames", "globals",
                    "blocks", "subst", "link", "offset", "gaps", "saves",
-                   "prefixes", "shift", "loops", "entry"]
+                   "prefixes", "shift", "loops", "entry", "softfp"]
 
 
 def build_dir():

@@ -158,7 +158,8 @@ TEST_F(OptionsTest, EmptyCommandLine) {
   // What moves code for no instruction executed, and shift's no-ops
   // before first returns (docs/performance.md).
   EXPECT_EQ(P.Cfg.Diversity.Transformations.str(),
-            "funcs,sched,globals,subst,offset,gaps,saves,prefixes,shift,loops");
+            "funcs,sched,globals,subst,offset,gaps,saves,prefixes,shift,loops,"
+            "softfp");
   EXPECT_FALSE(P.Cfg.Diversity.Shift.MaxNops); // the target's default
   EXPECT_EQ(P.Cfg.Diversity.Blocks, BlockShuffleMode::Chains);
   EXPECT_FALSE(P.Cfg.Diversity.Gaps.MaxBytes); // the target's default

@@ -160,9 +160,10 @@ static bool takeDiversityOptions(SmallVectorImpl<char *> &Argv,
       Rest.push_back(Arg);
   }
   Argv.assign(Rest.begin(), Rest.end());
-  for (Transformation T : {Transformation::Link, Transformation::Offset})
-    if (Options.Transformations.has(T)) {
-      error("'" + Twine(transformationName(T)) +
+  for (const TransformationInfo &T : allTransformations())
+    if (T.Slot == PipelineSlot::LinkTime &&
+        Options.Transformations.has(T.Kind)) {
+      error("'" + Twine(T.Name) +
             "' acts on the link, and divcc-llc links nothing");
       return false;
     }
