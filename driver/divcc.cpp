@@ -204,6 +204,10 @@ int runDriver(int Argc, const char **Argv) {
     std::string Why = whyNotDiversifiable(*C);
     if (!Why.empty())
       fail(Why + "; add -fno-diversify to build without diversity");
+    // The default set is the target's, now that the target is known.
+    if (std::unique_ptr<DiversityTarget> Target =
+            createDiversityTarget(C->getDefaultToolChain().getTriple()))
+      Cfg.Diversity.Transformations.addTargetDefaults(*Target);
   }
 
   // Swap in divcc's code generator. With -fno-diversify it still runs, with

@@ -25,6 +25,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/MC/MCRegister.h"
 #include "llvm/Pass.h"
@@ -116,6 +117,13 @@ struct LibgccSoftFloat {
 class DiversityTarget {
 public:
   virtual ~DiversityTarget() = default;
+
+  /// Transformations, by name, that plain -fdiversify (and "default" in a
+  /// list) turns on for this target besides the default set: those whose
+  /// price is worth paying only where nothing cheaper moves the code.
+  virtual llvm::ArrayRef<llvm::StringLiteral> defaultSetAdditions() const {
+    return {};
+  }
 
   //===--- NOP insertion
   //---------------------------------------------------===//

@@ -18,13 +18,19 @@
 //                                    mov x29, sp
 //                                    ...
 //
-// Cost: the jump runs once per call, one taken branch.
+// Cost: the jump runs once per call, one taken branch. So a function gets
+// it only where the code before its first gap ends gadgets: where its
+// entry falls into a return, an indirect jump or call or inline assembly
+// before an unconditional jump (EntryPath.h). Code that reaches a jump
+// first ends none there, and moving it would buy nothing.
 //
 // Invariants:
 //   - the entry block keeps what must stay first (BTI and PAC landing
 //     marks, endbr64; DiversityTarget::mustStayFirst) and then holds only
 //     the jump; the rest of it becomes a new block right after it, with
 //     the entry's successors, and its live-ins recomputed;
+//   - a function whose code ends no gadget before its first gap is left
+//     alone;
 //   - a function whose entry block has a predecessor (a loop back to the
 //     entry) is left alone: the loop's branch would have to run the jump
 //     on every iteration or be retargeted;
@@ -39,6 +45,7 @@
 
 #include "targets/DiversityTarget.h"
 #include "transforms/DiversityMachinePass.h"
+#include "transforms/EntryPath.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -77,6 +84,9 @@ bool EntryJump::runOnMachineFunction(MachineFunction &MF) {
   if (!Entry.pred_empty() || Entry.isEHFuncletEntry() || MF.hasBBSections() ||
       !MF.getProperties().hasProperty(
           MachineFunctionProperties::Property::TracksLiveness))
+    return false;
+  // Code that ends no gadget before the first gap gains nothing by moving.
+  if (!firstEndingFromEntry(MF))
     return false;
   // Past what must stay first, and the debug values that describe the
   // arguments from the first byte on; bundles whole.

@@ -63,6 +63,7 @@
 #include "targets/DiversityTarget.h"
 #include "transforms/DiversityMachinePass.h"
 #include "transforms/DiversityOptions.h"
+#include "transforms/EntryPath.h"
 #include "transforms/Passes.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -79,41 +80,6 @@ STATISTIC(NumShiftNops, "No-ops inserted before first returns");
 
 namespace divcc {
 namespace {
-
-/// Whether \p MI ends gadgets: a return, or a jump or call through a
-/// register or memory (an indirect tail call is both). A call is direct
-/// when it names its callee (an ARM call's predicate operands are
-/// registers too).
-bool isGadgetEnding(const MachineInstr &MI) {
-  if (MI.isReturn() && !MI.isCall())
-    return true;
-  if (MI.isIndirectBranch())
-    return true;
-  if (!MI.isCall())
-    return false;
-  return none_of(MI.explicit_operands(), [](const MachineOperand &MO) {
-    return MO.isGlobal() || MO.isSymbol() || MO.isMCSymbol();
-  });
-}
-
-/// The first gadget ending or inline assembly on the path that falls
-/// through from \p MF's entry, or null if that path leaves the
-/// fall-through chain first.
-MachineInstr *firstEndingFromEntry(MachineFunction &MF) {
-  for (MachineBasicBlock &MBB : MF) {
-    for (MachineInstr &MI : MBB.instrs()) {
-      if (MI.isDebugOrPseudoInstr() || MI.isMetaInstruction())
-        continue;
-      if (isGadgetEnding(MI) || MI.isInlineAsm())
-        return &MI;
-      if (MI.isBarrier())
-        return nullptr;
-    }
-    if (!MBB.canFallThrough())
-      return nullptr;
-  }
-  return nullptr;
-}
 
 /// Where no-ops before \p Ending go: right before it, or before the first
 /// of the terminators before it; null where nothing may go.

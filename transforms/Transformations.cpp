@@ -2,8 +2,11 @@
 
 #include "transforms/Transformations.h"
 
+#include "targets/DiversityTarget.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <string>
 
@@ -56,7 +59,20 @@ TransformationSet TransformationSet::defaultSet() {
   for (const TransformationInfo &Info : Table)
     if (Info.InDefaultSet)
       S.add(Info.Kind);
+  S.HoldsDefaultSet = true;
   return S;
+}
+
+void TransformationSet::addTargetDefaults(const DiversityTarget &Target) {
+  if (!HoldsDefaultSet)
+    return;
+  for (StringRef Name : Target.defaultSetAdditions()) {
+    std::optional<Transformation> T = findTransformation(Name);
+    if (!T)
+      report_fatal_error("divcc: a target adds the unknown transformation '" +
+                         Name + "' to its default set");
+    add(*T);
+  }
 }
 
 std::string TransformationSet::str() const {
@@ -81,6 +97,7 @@ Expected<TransformationSet> parseTransformationList(StringRef List,
       for (const TransformationInfo &Info : allTransformations())
         if (Name == "all" || Info.InDefaultSet)
           Set.add(Info.Kind);
+      Set.HoldsDefaultSet |= Name == "default";
       continue;
     }
     std::optional<Transformation> T = findTransformation(Name);

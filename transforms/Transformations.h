@@ -22,6 +22,8 @@
 
 namespace divcc {
 
+class DiversityTarget;
+
 enum class Transformation : unsigned {
 #define DIVCC_TRANSFORMATION(KIND, NAME, DEFAULT, SCOPE, SLOT, ORDER,         \
                              SUMMARY, CREATE)                                  \
@@ -68,6 +70,8 @@ std::optional<Transformation> findTransformation(llvm::StringRef Name);
 /// A set of transformations.
 class TransformationSet {
 public:
+  /// The transformations whose DEFAULT is true, and those the target adds
+  /// to them once it is known (addTargetDefaults).
   static TransformationSet defaultSet();
   bool has(Transformation T) const { return Bits.test(unsigned(T)); }
   void add(Transformation T) { Bits.set(unsigned(T)); }
@@ -75,8 +79,17 @@ public:
   /// Names in table order, joined by commas, e.g. "nops,funcs".
   std::string str() const;
 
+  /// If the set holds the default set (-fdiversify, "default" in a list),
+  /// adds the transformations \p Target puts in its default set
+  /// (DiversityTarget::defaultSetAdditions).
+  void addTargetDefaults(const DiversityTarget &Target);
+
 private:
+  friend llvm::Expected<TransformationSet>
+  parseTransformationList(llvm::StringRef List, llvm::StringRef Spelling);
+
   std::bitset<unsigned(Transformation::Count)> Bits;
+  bool HoldsDefaultSet = false;
 };
 
 const TransformationInfo &transformationInfo(Transformation T);

@@ -10,6 +10,7 @@
 
 #include "driver/Options.h"
 #include "random/SecretSeed.h"
+#include "targets/DiversityTarget.h"
 #include "transforms/DiversityOptionParser.h"
 #include "transforms/PassRegistry.h"
 #include "transforms/Transformations.h"
@@ -115,6 +116,46 @@ TEST(TransformationTable, RegistryAndPipelineHaveEveryPass) {
   for (size_t I = 1; I < InPipeline.size(); ++I)
     EXPECT_LE(std::pair(InPipeline[I - 1]->Slot, InPipeline[I - 1]->Order),
               std::pair(InPipeline[I]->Slot, InPipeline[I]->Order));
+}
+
+// The default set is the target's: AArch64 adds `entry` to it (plain
+// -fdiversify, "default" in a list), and to nothing else; a target adds
+// only transformations that exist.
+TEST(TransformationTable, TargetsAddToTheDefaultSetOnly) {
+  std::unique_ptr<DiversityTarget> AArch64 =
+      createDiversityTarget(Triple("aarch64-linux-gnu"));
+  std::unique_ptr<DiversityTarget> X86 =
+      createDiversityTarget(Triple("x86_64-linux-gnu"));
+  ASSERT_TRUE(AArch64 && X86);
+  auto OnTarget = [](TransformationSet Set, const DiversityTarget &Target) {
+    Set.addTargetDefaults(Target);
+    return Set;
+  };
+  TransformationSet Default = TransformationSet::defaultSet();
+  EXPECT_FALSE(Default.has(Transformation::Entry));
+  EXPECT_TRUE(OnTarget(Default, *AArch64).has(Transformation::Entry));
+  EXPECT_EQ(OnTarget(Default, *X86).str(), Default.str());
+
+  Expected<TransformationSet> WithDefault =
+      parseTransformationList("nops,default", "-fdiversify=nops,default");
+  ASSERT_TRUE(bool(WithDefault));
+  TransformationSet Resolved = OnTarget(*WithDefault, *AArch64);
+  EXPECT_TRUE(Resolved.has(Transformation::Entry));
+  EXPECT_TRUE(Resolved.has(Transformation::Nops));
+  Expected<TransformationSet> Listed =
+      parseTransformationList("funcs,gaps", "-fdiversify=funcs,gaps");
+  ASSERT_TRUE(bool(Listed));
+  EXPECT_EQ(OnTarget(*Listed, *AArch64).str(), "funcs,gaps");
+  EXPECT_EQ(OnTarget(TransformationSet(), *AArch64).str(), "");
+
+  for (const char *Name : {"x86_64-linux-gnu", "aarch64-linux-gnu",
+                           "riscv64-linux-gnu", "arm-linux-gnueabihf"}) {
+    std::unique_ptr<DiversityTarget> Target =
+        createDiversityTarget(Triple(Name));
+    ASSERT_TRUE(Target) << Name;
+    for (StringRef Added : Target->defaultSetAdditions())
+      EXPECT_TRUE(findTransformation(Added).has_value()) << Name << Added.str();
+  }
 }
 
 } // namespace

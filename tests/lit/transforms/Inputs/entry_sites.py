@@ -7,16 +7,20 @@ In each function, after what must stay first (endbr64, bti, paciasp),
 either an unconditional jump to the label right after it (with only traps
 between: the function's first gap) and then clang's code, or clang's code
 as it is; labels compare by the order they appear in, since the new block
-takes a number, and traps elsewhere (the other gaps) do not count. Prints "functions 243, entered by a jump 240 (with traps
-behind 200), left 3", writes each function's count of traps behind its
-jump to LIST if given, and exits 1 on any other difference."""
+takes a number, and traps elsewhere (the other gaps) do not count. A
+function gets the jump exactly when clang's code, from its entry, reaches
+a return, an indirect jump or call or inline assembly (shift_sites.py's
+endings) before an unconditional jump: only then does code before the
+first gap end gadgets. Prints "functions 243, entered by a jump 200 (with
+traps behind 180), left 43", writes each function's count of traps behind
+its jump to LIST if given, and exits 1 on any other difference."""
 
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from shift_sites import JUMPS, functions, without_islands  # noqa: E402
+from shift_sites import ENDINGS, JUMPS, functions, without_islands  # noqa: E402
 
 STAY_FIRST = re.compile(r"^(?:endbr64|bti c|hint #(?:25|27|34)|pacia?sp|pacibsp)$")
 TRAP = re.compile(r"^(?:int3|udf #\d+|(?:c\.)?unimp)$")
@@ -33,6 +37,19 @@ def numbered(code):
 
 def without_traps(code):
     return [text for text in code if not TRAP.match(text)]
+
+
+def ends_gadgets_before_jump(code, arch):
+    """Whether clang's code of a function, from its entry, reaches a gadget
+    ending or inline assembly before an unconditional jump."""
+    ending = re.compile(rf"^(?:{ENDINGS[arch]})$")
+    jump = re.compile(rf"^(?:{JUMPS[arch]})$")
+    for text in code:
+        if text == "APP" or ending.match(text):
+            return True
+        if jump.match(text):
+            return False
+    return False
 
 
 def main():
@@ -52,7 +69,12 @@ def main():
         while first < len(mine) and (STAY_FIRST.match(mine[first]) or
                                      re.match(r"^\.L(?!BB)\w*:$", mine[first])):
             first += 1  # and -g's .Lfunc_begin label
-        m = jump.match(mine[first]) if first < len(mine) else None
+        expected = ends_gadgets_before_jump(theirs[name], arch)
+        m = jump.match(mine[first]) if expected and first < len(mine) else None
+        if expected and not m:
+            print(f"{name}: clang's code ends a gadget before its first jump, "
+                  f"but no jump at the entry")
+            return 1
         if m:
             label = mine[first].split()[-1]
             after = first + 1
