@@ -56,13 +56,26 @@ DiversityTarget::createMacroFusionMutation() const {
   return nullptr;
 }
 
-LibgccSoftFloat DiversityTarget::softFpRoutines(StringRef ConfigDir,
-                                                StringRef CmpReturnMode,
-                                                ArrayRef<StringRef> Names) {
+LibgccSoftFloat DiversityTarget::quadSoftFpRoutines(StringRef ConfigDir,
+                                                    StringRef CmpReturnMode,
+                                                    ArrayRef<StringRef> Extra) {
+  // libgcc's t-softfp with softfp_float_modes tf, softfp_int_modes
+  // si di ti, extensions sftf dftf and truncations tfsf tfdf.
+  static constexpr StringLiteral Quad[] = {
+      "addtf3",      "subtf3",      "multf3",      "divtf3",      "negtf2",
+      "eqtf2",       "getf2",       "letf2",       "unordtf2",    "fixtfsi",
+      "fixtfdi",     "fixtfti",     "fixunstfsi",  "fixunstfdi",  "fixunstfti",
+      "floatsitf",   "floatditf",   "floattitf",   "floatunsitf", "floatunditf",
+      "floatuntitf", "extendsftf2", "extenddftf2", "trunctfsf2",  "trunctfdf2"};
   LibgccSoftFloat SoftFloat{ConfigDir.str(), CmpReturnMode.str(), {}};
-  for (StringRef Name : Names)
+  auto Add = [&](StringRef Name) {
     SoftFloat.Routines.push_back(
         {("libgcc/soft-fp/" + Name + ".c").str(), ("__" + Name).str()});
+  };
+  for (StringRef Name : Quad)
+    Add(Name);
+  for (StringRef Name : Extra)
+    Add(Name);
   return SoftFloat;
 }
 

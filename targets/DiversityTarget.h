@@ -353,12 +353,15 @@ public:
                      const llvm::MCRegisterInfo &MRI) const = 0;
 
 protected:
-  /// The routines of soft-fp's files \p Names (NAME.c defines __NAME) for
-  /// the target whose sfp-machine.h is in libgcc/config/\p ConfigDir and
-  /// whose comparisons return \p CmpReturnMode.
-  static LibgccSoftFloat softFpRoutines(llvm::StringRef ConfigDir,
-                                        llvm::StringRef CmpReturnMode,
-                                        llvm::ArrayRef<llvm::StringRef> Names);
+  /// libgcc's quad-precision routines (arithmetic, comparisons,
+  /// conversions to and from 32-, 64- and 128-bit integers, single and
+  /// double precision) and the soft-fp files \p Extra (NAME.c defines
+  /// __NAME), for the target whose sfp-machine.h is in
+  /// libgcc/config/\p ConfigDir and whose comparisons return
+  /// \p CmpReturnMode.
+  static LibgccSoftFloat
+  quadSoftFpRoutines(llvm::StringRef ConfigDir, llvm::StringRef CmpReturnMode,
+                     llvm::ArrayRef<llvm::StringRef> Extra);
 };
 
 /// The target knowledge for \p T, or null if divcc cannot diversify \p T.

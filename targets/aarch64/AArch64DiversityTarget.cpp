@@ -310,16 +310,10 @@ public:
   // routines raise exceptions through __sfp_handle_exceptions. GCC's
   // aarch64_libgcc_cmp_return_mode is SImode.
   LibgccSoftFloat libgccSoftFloat() const override {
-    LibgccSoftFloat SoftFloat = softFpRoutines(
-        "aarch64", "SI",
-        {"addtf3",      "subtf3",      "multf3",      "divtf3",
-         "negtf2",      "eqtf2",       "getf2",       "letf2",
-         "unordtf2",    "fixtfsi",     "fixtfdi",     "fixtfti",
-         "fixunstfsi",  "fixunstfdi",  "fixunstfti",  "floatsitf",
-         "floatditf",   "floattitf",   "floatunsitf", "floatunditf",
-         "floatuntitf", "extendsftf2", "extenddftf2", "extendhftf2",
-         "trunctfsf2",  "trunctfdf2",  "trunctfhf2",  "fixhfti",
-         "fixunshfti",  "floattihf",   "floatuntihf"});
+    LibgccSoftFloat SoftFloat =
+        quadSoftFpRoutines("aarch64", "SI",
+                           {"extendhftf2", "trunctfhf2", "fixhfti",
+                            "fixunshfti", "floattihf", "floatuntihf"});
     SoftFloat.Routines.push_back(
         {"libgcc/config/aarch64/sfp-exceptions.c", "__sfp_handle_exceptions"});
     return SoftFloat;

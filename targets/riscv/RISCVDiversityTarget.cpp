@@ -268,15 +268,7 @@ public:
   // precision (long double) with 128-bit integers, and the divisions
   // -mno-fdiv calls. Comparisons return GCC's default, word_mode.
   LibgccSoftFloat libgccSoftFloat() const override {
-    return softFpRoutines(
-        "riscv", "word",
-        {"addtf3",      "subtf3",      "multf3",      "divtf3",
-         "negtf2",      "eqtf2",       "getf2",       "letf2",
-         "unordtf2",    "fixtfsi",     "fixtfdi",     "fixtfti",
-         "fixunstfsi",  "fixunstfdi",  "fixunstfti",  "floatsitf",
-         "floatditf",   "floattitf",   "floatunsitf", "floatunditf",
-         "floatuntitf", "extendsftf2", "extenddftf2", "trunctfsf2",
-         "trunctfdf2",  "divsf3",      "divdf3"});
+    return quadSoftFpRoutines("riscv", "word", {"divsf3", "divdf3"});
   }
 
   unsigned trapSize(const TargetSubtargetInfo &) const override { return 4; }
