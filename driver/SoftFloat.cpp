@@ -127,9 +127,9 @@ struct Calls {
   }
 };
 
-/// The libraries of the C and C++ runtimes: their archives call nothing
-/// the program's code does not (glibc's long double code is its own), and
-/// reading libc.a would cost every link.
+/// The libraries of the C and C++ runtimes, whose archives are not read:
+/// reading libc.a would cost every link. A routine that only they call
+/// (a static libm's sinl) stays libgcc's: correct, not diversified.
 bool isRuntimeLibrary(StringRef Name) {
   static const StringSet<> Names = {"c",      "m",       "gcc",    "gcc_s",
                                     "gcc_eh", "stdc++",  "supc++", "dl",
