@@ -333,15 +333,18 @@ void linkForeignTargetsWithLld(Compilation &C) {
   }
 }
 
-bool isOwnLinkObject(StringRef Arg) {
+bool isDivccTemporary(StringRef Arg, StringRef Prefix, StringRef Extension) {
   StringRef Name = sys::path::filename(Arg);
-  if (!Name.consume_back(".o") ||
-      !(Name.consume_front(OffsetObjectPrefix) ||
-        Name.consume_front(GoldenObjectPrefix)) ||
+  if (!Name.consume_back(Extension) || !Name.consume_front(Prefix) ||
       !Name.consume_front("-"))
     return false;
   // GetTemporaryPath's unique part: six hexadecimal digits.
   return Name.size() == 6 && llvm::all_of(Name, isHexDigit);
+}
+
+bool isOwnLinkObject(StringRef Arg) {
+  return isDivccTemporary(Arg, OffsetObjectPrefix, ".o") ||
+         isDivccTemporary(Arg, GoldenObjectPrefix, ".o");
 }
 
 Error diversifyLinkJobs(Compilation &C, const Config &Cfg) {

@@ -34,6 +34,11 @@ struct Config;
 /// Fails (before anything runs) if they cannot be applied as asked.
 llvm::Error diversifyLinkJobs(clang::driver::Compilation &C, const Config &Cfg);
 
+/// Whether \p Arg names a temporary file divcc made with
+/// Driver::GetTemporaryPath(\p Prefix, \p Extension without its dot).
+bool isDivccTemporary(llvm::StringRef Arg, llvm::StringRef Prefix,
+                      llvm::StringRef Extension);
+
 /// Whether \p Arg names an object divcc made for one link of its own (the
 /// start files' padding, a golden master's slack: temporary files it
 /// removes after the link). libtool learns a C++ compiler's implicit link

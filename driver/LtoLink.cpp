@@ -269,14 +269,10 @@ Error dropSectionGroups(const std::string &Path) {
   return writeFileAtomically(Path, StringRef(Output->data(), Output->size()));
 }
 
-/// A plugin of divcc's (driver/Resources.h). Without the pass plugin lld
+/// divcc's plugins (driver/Resources.h). Without the pass plugin lld
 /// loads, lld's module would lose its use-list order, and the code
 /// clang-19's LTO link generates; without the linker plugin, GNU ld could
 /// not link at all: an absence is an error, never a quiet fallback.
-Expected<std::string> divccPlugin(StringRef FileName) {
-  return divccResource(FileName);
-}
-
 constexpr StringLiteral LldPassPlugin = "divcc-lto-plugin.so";
 constexpr StringLiteral GnuLinkerPlugin = "divcc-ld-plugin.so";
 
@@ -364,7 +360,7 @@ private:
     std::vector<std::string> Resolve = Plan.resolveArgs(Temp);
     // The regular module with its use-lists' order, which emit-llvm's copy
     // lacks (codegen/LtoModulePlugin.cpp).
-    Expected<std::string> Plugin = divccPlugin(LldPassPlugin);
+    Expected<std::string> Plugin = divccResource(LldPassPlugin);
     if (!Plugin)
       return Plugin.takeError();
     std::string OrderedModule = path("regular.ordered.bc");
@@ -747,7 +743,7 @@ Error generateLtoCodeInDivcc(Compilation &C, const Config &Cfg) {
                        "': divcc generates it with lld, GNU ld (bfd) or gold "
                        "(-fuse-ld=lld, bfd or gold)");
     }
-    Expected<std::string> Plugin = divccPlugin(GnuLinkerPlugin);
+    Expected<std::string> Plugin = divccResource(GnuLinkerPlugin);
     if (!Plugin)
       return Plugin.takeError();
     opt::ArgStringList WithPlugin;

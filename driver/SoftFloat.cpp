@@ -27,6 +27,7 @@
 #include "driver/DiversifyingCommand.h"
 #include "driver/ForkPool.h"
 #include "driver/InProcessCc1.h"
+#include "driver/LinkJob.h"
 #include "driver/Resources.h"
 #include "support/Diagnostics.h"
 #include "targets/DiversityTarget.h"
@@ -400,12 +401,7 @@ Error linkDiversifiedSoftFloat(Compilation &C, const Config &Cfg) {
 }
 
 bool isSoftFloatArchive(StringRef Arg) {
-  StringRef Name = sys::path::filename(Arg);
-  if (!Name.consume_back(".a") || !Name.consume_front(ArchivePrefix) ||
-      !Name.consume_front("-"))
-    return false;
-  // GetTemporaryPath's unique part: six hexadecimal digits.
-  return Name.size() == 6 && llvm::all_of(Name, isHexDigit);
+  return isDivccTemporary(Arg, ArchivePrefix, ".a");
 }
 
 } // namespace divcc
